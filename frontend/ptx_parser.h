@@ -1,0 +1,87 @@
+/*
+ * Private state shared by the PTX parser's files (ptx_parse.c: module level
+ * and declarations; ptx_parse_body.c: function bodies, instructions and
+ * operands). Not part of the front end's public API.
+ */
+#ifndef PTXSIM_FRONTEND_PTX_PARSER_H
+#define PTXSIM_FRONTEND_PTX_PARSER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "frontend/ptx_lex.h"
+#include "isa/module.h"
+
+/* Symbol-map values carry a kind tag above a 28-bit index. */
+#define SYM_TAG(v) ((v) >> 28)
+#define SYM_IDX(v) ((v) & 0x0fffffffu)
+#define SYM_MAKE(tag, idx) (((uint32_t)(tag) << 28) | (uint32_t)(idx))
+#define SYM_MAX_INDEX 0x0fffffffu
+
+enum { G_VAR = 1, G_FUNC = 2 };
+enum { L_REG = 1, L_RANGE = 2, L_LOCAL = 3, L_PARAM = 4, L_RET = 5 };
+
+struct ps_strmap;
+
+/* A scoped name binding to restore when its block closes. */
+struct undo {
+    const char *name;
+    uint32_t len;
+    uint32_t old;
+};
+
+struct parser {
+    struct ptx_lexer lx;
+    struct ptx_token tok;
+    struct isa_module *m;
+    struct ps_err *err;
+    const char *fname;
+    struct ps_strmap *ops;  /* mnemonic -> enum isa_op */
+    struct ps_strmap *mods; /* spelling -> first enum isa_mod with it */
+    uint16_t mod_next[ISA_MOD_COUNT];
+    struct ps_strmap *gsyms; /* module variables and functions */
+    /* Current function body. */
+    struct isa_func *f;
+    struct ps_strmap *lsyms;
+    struct ps_strmap *labels;
+    struct undo *undo;
+    uint32_t nundo, cap_undo;
+    uint32_t scope;
+    uint32_t loc_file, loc_line, loc_col;
+};
+
+/* Records the first error at (line, col) and returns PS_EPARSE. */
+int pp_fail(struct parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* As pp_fail at the current token. */
+int pp_fail_tok(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pp_oom(struct parser *p);
+
+/* Advances; returns PS_EPARSE if the new token is a lexical error. */
+int pp_next(struct parser *p);
+bool pp_is(const struct parser *p, char punct);
+bool pp_is_dot(const struct parser *p, const char *name);
+/* Consumes punct or fails with "expected 'c'". */
+int pp_expect(struct parser *p, char punct);
+/* Consumes an integer token into *v. */
+int pp_expect_uint(struct parser *p, uint64_t *v, const char *what);
+/* A short description of the current token for messages. */
+const char *pp_tok_desc(const struct parser *p, char *buf, size_t len);
+char *pp_strdup(struct parser *p, const char *s, size_t len);
+
+/* Declarations shared by module scope and bodies (ptx_parse.c). */
+int pp_var_decl(struct parser *p, enum isa_space space, enum isa_linkage link, bool in_body);
+int pp_param_list(struct parser *p, struct isa_var **out, uint32_t *n, bool allow_reg);
+
+/* Binds a name in the current block; fails on a redeclaration in the same block. */
+int pp_bind_local(struct parser *p, const char *name, uint32_t len, uint32_t val, uint32_t line,
+                  uint32_t col);
+
+/* Function body (ptx_parse_body.c); the opening '{' is the current token. */
+int pp_body(struct parser *p, uint32_t fidx);
+/* .loc directive; the current token is the one after ".loc". */
+int pp_loc(struct parser *p);
+int pp_pragma_text(struct parser *p, const char **text);
+
+#endif

@@ -1,0 +1,10 @@
+/*
+ * The verbs of the ptxsim command. Each takes the arguments after its name
+ * and returns the process exit status (0 success, 1 failure, 2 usage error).
+ */
+#ifndef PTXSIM_TOOLS_VERBS_H
+#define PTXSIM_TOOLS_VERBS_H
+
+int verb_ptx(int argc, char **argv);
+
+#endif
