@@ -369,11 +369,28 @@ static int body_pragma(struct parser *p)
 
 /* ---- operands --------------------------------------------------------- */
 
+/* Byte and half-word selectors of video instructions (%r1.b0, %r2.h1). */
+static int set_selector(struct parser *p, struct isa_operand *o)
+{
+    static const char *const sels[] = {"b0", "b1", "b2", "b3", "h0", "h1"};
+
+    if (o->kind != ISA_OPND_REG)
+        return pp_fail_tok(p, "a selector needs a register");
+    for (unsigned i = 0; i < 6; i++)
+        if (p->tok.len == 2 && !memcmp(p->tok.text, sels[i], 2)) {
+            o->comp = (uint8_t)(5 + i);
+            return pp_next(p);
+        }
+    return pp_fail_tok(p, "invalid component '.%.*s'", (int)p->tok.len, p->tok.text);
+}
+
 static int set_component(struct parser *p, struct isa_operand *o)
 {
     static const char comps[] = "xyzw";
     const char *c;
 
+    if (p->tok.len == 2)
+        return set_selector(p, o);
     if (p->tok.len != 1 || !(c = strchr(comps, p->tok.text[0])))
         return pp_fail_tok(p, "invalid component '.%.*s'", (int)p->tok.len, p->tok.text);
     if (o->kind == ISA_OPND_SREG && (!isa_sreg_has_components((enum isa_sreg)o->a) || c > comps + 2))
@@ -726,7 +743,7 @@ static int decode_mods(struct parser *p, struct isa_instr *in, uint32_t line, ui
         seen |= bit;
         switch (mi->cat) {
         case ISA_CAT_TYPE:
-            if (in->ntypes == 3)
+            if (in->ntypes == 4)
                 return pp_fail(p, line, col, "too many type modifiers");
             in->types[in->ntypes++] = v;
             break;

@@ -116,7 +116,7 @@ enum isa_symscope { ISA_SYM_MODULE, ISA_SYM_PARAM, ISA_SYM_RET, ISA_SYM_LOCAL };
 struct isa_operand {
     uint8_t kind;
     uint8_t flags;
-    uint8_t comp;     /* component .x=1 .y=2 .z=3 .w=4 on SREG/REG */
+    uint8_t comp;     /* .x .y .z .w = 1..4 on SREG/REG; byte/half selectors .b0-.b3 .h0 .h1 = 5..10 */
     uint8_t symscope; /* enum isa_symscope for SYM and ADDR_SYM */
     uint32_t a;
     uint32_t b;
@@ -137,7 +137,7 @@ struct isa_instr {
     bool guard_neg;
     /* Decoded from mods. */
     uint8_t ntypes;
-    uint8_t types[3];
+    uint8_t types[4];
     uint8_t vec;
     uint8_t space;
     uint8_t round;

@@ -52,6 +52,14 @@ static void print_list(const struct isa_module *m, const struct isa_func *f,
     fputs(close, out);
 }
 
+static void print_comp(unsigned comp, FILE *out)
+{
+    static const char *const names[] = {"", "x", "y", "z", "w", "b0", "b1", "b2", "b3", "h0", "h1"};
+
+    if (comp && comp < sizeof(names) / sizeof(names[0]))
+        fprintf(out, ".%s", names[comp]);
+}
+
 static void print_reg(const struct isa_func *f, const struct isa_operand *o, FILE *out)
 {
     char buf[96];
@@ -59,8 +67,7 @@ static void print_reg(const struct isa_func *f, const struct isa_operand *o, FIL
     if (o->flags & ISA_OPF_NEG)
         fputc('!', out);
     fputs(isa_reg_name(f, o->a, buf, sizeof(buf)), out);
-    if (o->comp)
-        fprintf(out, ".%c", "xyzw"[o->comp - 1]);
+    print_comp(o->comp, out);
     if (o->flags & ISA_OPF_PAIR)
         fprintf(out, "|%s", o->b == ISA_NONE ? "_" : isa_reg_name(f, o->b, buf, sizeof(buf)));
 }
@@ -92,8 +99,7 @@ static void print_operand(const struct isa_module *m, const struct isa_func *f,
     case ISA_OPND_REG: print_reg(f, o, out); break;
     case ISA_OPND_SREG:
         fputs(isa_sreg_name((enum isa_sreg)o->a, buf), out);
-        if (o->comp)
-            fprintf(out, ".%c", "xyzw"[o->comp - 1]);
+        print_comp(o->comp, out);
         break;
     case ISA_OPND_IMM: fprintf(out, "%" PRId64, o->v.i); break;
     case ISA_OPND_F32:

@@ -19,7 +19,8 @@ enum isa_tkind { ISA_TK_NONE, ISA_TK_BITS, ISA_TK_UINT, ISA_TK_SINT, ISA_TK_FLOA
     X(U8, "u8", 8, UINT) X(U16, "u16", 16, UINT) X(U32, "u32", 32, UINT) X(U64, "u64", 64, UINT) \
     X(S8, "s8", 8, SINT) X(S16, "s16", 16, SINT) X(S32, "s32", 32, SINT) X(S64, "s64", 64, SINT) \
     X(F16, "f16", 16, FLOAT) X(F16X2, "f16x2", 32, FLOAT) X(BF16, "bf16", 16, FLOAT)            \
-    X(BF16X2, "bf16x2", 32, FLOAT) X(F32, "f32", 32, FLOAT) X(F64, "f64", 64, FLOAT)            \
+    X(BF16X2, "bf16x2", 32, FLOAT)      \
+    X(U16X2, "u16x2", 32, UINT) X(S16X2, "s16x2", 32, SINT) X(F32, "f32", 32, FLOAT) X(F64, "f64", 64, FLOAT)            \
     X(TF32, "tf32", 32, FLOAT) X(E4M3, "e4m3", 8, FLOAT) X(E5M2, "e5m2", 8, FLOAT)             \
     X(E4M3X2, "e4m3x2", 16, FLOAT) X(E5M2X2, "e5m2x2", 16, FLOAT)                              \
     X(U4, "u4", 4, UINT) X(S4, "s4", 4, SINT) X(B1, "b1", 1, BITS) X(PRED, "pred", 1, PRED)     \
