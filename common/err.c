@@ -12,6 +12,7 @@ void ps_err_clear(struct ps_err *err)
     err->file[0] = '\0';
     err->line = 0;
     err->col = 0;
+    err->has_fault = 0;
 }
 
 static void set_file(struct ps_err *err, const char *file)
@@ -36,6 +37,7 @@ int ps_err_set(struct ps_err *err, int code, const char *fmt, ...)
     if (!err)
         return code;
     err->code = code;
+    err->has_fault = 0;
     err->file[0] = '\0';
     err->line = 0;
     err->col = 0;
@@ -53,6 +55,7 @@ int ps_err_set_at(struct ps_err *err, int code, const char *file, uint32_t line,
     if (!err)
         return code;
     err->code = code;
+    err->has_fault = 0;
     set_file(err, file);
     err->line = line;
     err->col = col;

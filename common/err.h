@@ -30,6 +30,17 @@ enum ps_errcode {
 #define PS_ERR_MSG_MAX 512
 #define PS_ERR_FILE_MAX 256
 
+/* Where a device fault happened (filled by the engine, valid when has_fault). */
+struct ps_fault {
+    char kernel[256];
+    uint32_t ptx_line;      /* line in the PTX text */
+    uint32_t src_file;      /* .loc file number, 0 when unknown */
+    uint32_t src_line;      /* .loc line, 0 when unknown */
+    uint32_t cta[3];
+    uint32_t thread[3];
+    uint64_t addr;          /* faulting address, when the fault is a memory access */
+};
+
 struct ps_err {
     int code;
     char msg[PS_ERR_MSG_MAX];
@@ -37,6 +48,8 @@ struct ps_err {
     char file[PS_ERR_FILE_MAX];
     uint32_t line;
     uint32_t col;
+    int has_fault;
+    struct ps_fault fault;
 };
 
 /* Clears a record to "no error". */

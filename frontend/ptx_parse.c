@@ -121,23 +121,56 @@ char *pp_strdup(struct parser *p, const char *s, size_t len)
     return ps_arena_strndup(p->m->arena, s, len);
 }
 
+int pp_const_bank(struct parser *p, uint8_t *bank)
+{
+    uint32_t line = p->tok.line, col = p->tok.col;
+    uint64_t v;
+    int rc;
+
+    if ((rc = pp_expect(p, '[')) || (rc = pp_expect_uint(p, &v, "a constant bank number")))
+        return rc;
+    if (v > 10)
+        return pp_fail(p, line, col, "constant bank %llu does not exist (0 to 10)",
+                       (unsigned long long)v);
+    *bank = (uint8_t)v;
+    return pp_expect(p, ']');
+}
+
 /* ---- header directives ---------------------------------------------- */
+
+/* Digits of t[from..to) as a number (at most 6 digits), or -1. */
+static long digits(const char *t, uint32_t from, uint32_t to)
+{
+    long v = 0;
+
+    if (from >= to || to - from > 6)
+        return -1;
+    for (uint32_t i = from; i < to; i++) {
+        if (t[i] < '0' || t[i] > '9')
+            return -1;
+        v = v * 10 + (t[i] - '0');
+    }
+    return v;
+}
 
 static int parse_version(struct parser *p)
 {
-    const char *dot;
-    unsigned major, minor;
+    const char *t = p->tok.text, *dot;
+    long major, minor;
+    uint32_t d;
 
-    if (p->tok.kind != PTX_TOK_FDEC || !(dot = memchr(p->tok.text, '.', p->tok.len)))
+    if (p->tok.kind != PTX_TOK_FDEC || !(dot = memchr(t, '.', p->tok.len)))
         return pp_fail_tok(p, "expected a version number like 7.0 after .version");
-    if (sscanf(p->tok.text, "%u.%u", &major, &minor) != 2 || memchr(dot, 'e', p->tok.len) ||
-        (size_t)(dot - p->tok.text) + 1 >= p->tok.len)
-        return pp_fail_tok(p, "malformed version number '%.*s'", (int)p->tok.len, p->tok.text);
+    d = (uint32_t)(dot - t);
+    major = digits(t, 0, d);
+    minor = digits(t, d + 1, p->tok.len);
+    if (major < 0 || minor < 0)
+        return pp_fail_tok(p, "malformed version number '%.*s'", (int)p->tok.len, t);
     if (major < 1 || major > 9 || minor > 9)
-        return pp_fail_tok(p, "unsupported PTX version %u.%u (ptxsim reads 1.0 to 9.x)", major,
+        return pp_fail_tok(p, "unsupported PTX version %ld.%ld (ptxsim reads 1.0 to 9.x)", major,
                            minor);
-    p->m->version_major = major;
-    p->m->version_minor = minor;
+    p->m->version_major = (uint32_t)major;
+    p->m->version_minor = (uint32_t)minor;
     return pp_next(p);
 }
 
@@ -437,7 +470,7 @@ static int init_elem(struct parser *p, struct isa_init *e)
     switch (p->tok.kind) {
     case PTX_TOK_INT:
         e->kind = ISA_INIT_INT;
-        e->v.i = neg ? -(int64_t)p->tok.u : (int64_t)p->tok.u;
+        e->v.i = (int64_t)(neg ? UINT64_C(0) - p->tok.u : p->tok.u);
         return pp_next(p);
     case PTX_TOK_F32:
     case PTX_TOK_F64:
@@ -519,6 +552,56 @@ static int init_list(struct parser *p, struct init_buf *b, uint32_t depth)
     return pp_expect(p, '}');
 }
 
+/* { addr_mode_0 = clamp_to_edge, filter_mode = nearest, ... } for .texref/.samplerref/.surfref */
+static int parse_props(struct parser *p, struct isa_var *v)
+{
+    struct init_buf b = {0};
+    int rc;
+
+    if ((rc = pp_expect(p, '{')))
+        return rc;
+    while (!pp_is(p, '}')) {
+        struct isa_init *e;
+
+        if (b.n && (rc = pp_expect(p, ',')))
+            goto out;
+        if (p->tok.kind != PTX_TOK_IDENT) {
+            rc = pp_fail_tok(p, "expected a property name in the initialiser of '%s'", v->name);
+            goto out;
+        }
+        if (isa_grow((void **)&b.e, b.n, &b.cap, sizeof(*b.e))) {
+            rc = pp_oom(p);
+            goto out;
+        }
+        e = &b.e[b.n++];
+        memset(e, 0, sizeof(*e));
+        e->kind = ISA_INIT_PROP;
+        e->prop = pp_strdup(p, p->tok.text, p->tok.len);
+        if ((rc = pp_next(p)) || (rc = pp_expect(p, '=')))
+            goto out;
+        if (p->tok.kind != PTX_TOK_IDENT && p->tok.kind != PTX_TOK_INT) {
+            rc = pp_fail_tok(p, "expected a value for property '%s'", e->prop);
+            goto out;
+        }
+        e->prop_value = pp_strdup(p, p->tok.text, p->tok.len);
+        if ((rc = pp_next(p)))
+            goto out;
+    }
+    v->init = b.n ? ps_arena_alloc(p->m->arena, b.n * sizeof(*b.e)) : NULL;
+    if (b.n && !v->init) {
+        rc = pp_oom(p);
+        goto out;
+    }
+    if (b.n)
+        memcpy(v->init, b.e, b.n * sizeof(*b.e));
+    v->ninit = b.n;
+    v->has_init = v->init_braced = true;
+    rc = pp_next(p);
+out:
+    free(b.e);
+    return rc;
+}
+
 static int parse_init(struct parser *p, struct isa_var *v)
 {
     struct init_buf b = {0};
@@ -526,6 +609,8 @@ static int parse_init(struct parser *p, struct isa_var *v)
     uint64_t room;
     int rc;
 
+    if (isa_type_info((enum isa_type)v->type)->kind == ISA_TK_OPAQUE)
+        return parse_props(p, v);
     if (v->space != ISA_SPACE_GLOBAL && v->space != ISA_SPACE_CONST)
         return pp_fail_tok(p, "initialiser not allowed for a .%s variable",
                            isa_space_name(v->space));
@@ -544,11 +629,11 @@ static int parse_init(struct parser *p, struct isa_var *v)
     v->has_init = true;
     v->ninit = b.n;
     if (v->unsized) {
-        uint64_t rest = elem_count(v) / (v->dims[0] ? v->dims[0] : 1);
+        uint64_t rest = v->vec ? v->vec : 1;
 
-        v->dims[0] = 0;
-        room = (b.n + rest - 1) / rest;
-        v->dims[0] = room;
+        for (uint32_t i = 1; i < v->ndims; i++)
+            rest *= v->dims[i];
+        v->dims[0] = (b.n + rest - 1) / rest;
     }
     room = elem_count(v);
     if (b.n > room)
@@ -587,6 +672,9 @@ static int decl_one(struct parser *p, struct decl_attrs *d, struct isa_var *v, b
     if ((rc = pp_next(p)) || (rc = parse_dims(p, v)))
         return rc;
     if (pp_is(p, '=')) {
+        if (!allow_init && v->space != ISA_SPACE_PARAM)
+            return pp_fail_tok(p, "initialiser not allowed for a .%s variable",
+                               isa_space_name((enum isa_space)v->space));
         if (!allow_init)
             return pp_fail_tok(p, "initialiser not allowed here");
         if ((rc = pp_next(p)) || (rc = parse_init(p, v)))
@@ -643,6 +731,11 @@ int pp_var_decl(struct parser *p, enum isa_space space, enum isa_linkage link, b
     memset(&d, 0, sizeof(d));
     d.v.space = (uint8_t)space;
     d.v.linkage = (uint8_t)link;
+    if (p->pending_bank >= 0) {
+        d.v.bank = (uint8_t)p->pending_bank;
+        d.v.has_bank = true;
+        p->pending_bank = -1;
+    }
     for (;;) {
         if ((rc = decl_one(p, &d, &v, space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONST)))
             return rc;
@@ -940,6 +1033,13 @@ static int module_decl(struct parser *p)
     if (sp && sp != ISA_SPACE_REG && sp != ISA_SPACE_PARAM) {
         if ((rc = pp_next(p)))
             return rc;
+        if (sp == ISA_SPACE_CONST && pp_is(p, '[')) {
+            uint8_t bank;
+
+            if ((rc = pp_const_bank(p, &bank)))
+                return rc;
+            p->pending_bank = bank;
+        }
         return pp_var_decl(p, (enum isa_space)sp, link, false);
     }
     if (p->tok.kind != PTX_TOK_DOT)
@@ -1051,6 +1151,7 @@ struct isa_module *ptx_parse(const char *text, size_t len, const char *name, str
     }
     p->m = m;
     p->err = err;
+    p->pending_bank = -1;
     p->fname = name ? name : "<input>";
     m->source_name = pp_strdup(p, p->fname, strlen(p->fname));
     ptx_lex_init(&p->lx, text, len);

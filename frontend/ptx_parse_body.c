@@ -41,21 +41,30 @@ static uint32_t binding_scope(const struct parser *p, uint32_t v)
     }
 }
 
+/* Binds name in map for the current block, remembering what to restore when it closes. */
+static int bind(struct parser *p, struct ps_strmap *map, const char *name, uint32_t len,
+                uint32_t val)
+{
+    uint32_t old;
+    bool oom = false;
+
+    if (isa_grow((void **)&p->undo, p->nundo, &p->cap_undo, sizeof(*p->undo)))
+        return pp_oom(p);
+    old = ps_strmap_put(map, name, len, val, &oom);
+    if (oom)
+        return pp_oom(p);
+    p->undo[p->nundo++] = (struct undo){map, name, len, old};
+    return 0;
+}
+
 int pp_bind_local(struct parser *p, const char *name, uint32_t len, uint32_t val, uint32_t line,
                   uint32_t col)
 {
     uint32_t old = ps_strmap_get(p->lsyms, name, len);
-    bool oom = false;
 
     if (old != PS_STRMAP_NONE && binding_scope(p, old) == p->scope)
         return pp_fail(p, line, col, "redeclaration of '%.*s'", (int)len, name);
-    if (isa_grow((void **)&p->undo, p->nundo, &p->cap_undo, sizeof(*p->undo)))
-        return pp_oom(p);
-    ps_strmap_put(p->lsyms, name, len, val, &oom);
-    if (oom)
-        return pp_oom(p);
-    p->undo[p->nundo++] = (struct undo){name, len, old};
-    return 0;
+    return bind(p, p->lsyms, name, len, val);
 }
 
 /* Restores the bindings made since the undo log had `mark` entries. */
@@ -65,13 +74,15 @@ static void unbind_to(struct parser *p, uint32_t mark)
         struct undo *u = &p->undo[--p->nundo];
 
         if (u->old == PS_STRMAP_NONE)
-            ps_strmap_del(p->lsyms, u->name, u->len);
+            ps_strmap_del(u->map, u->name, u->len);
         else
-            ps_strmap_put(p->lsyms, u->name, u->len, u->old, NULL);
+            ps_strmap_put(u->map, u->name, u->len, u->old, NULL);
     }
 }
 
 /* ---- registers -------------------------------------------------------- */
+
+static uint32_t lookup_range_reg(const struct parser *p, const char *s, uint32_t len);
 
 static int new_regdecl(struct parser *p, const struct isa_regdecl *d, uint32_t line, uint32_t col)
 {
@@ -81,6 +92,12 @@ static int new_regdecl(struct parser *p, const struct isa_regdecl *d, uint32_t l
 
     if (f->nregs + (uint64_t)nslots >= SYM_MAX_INDEX)
         return pp_fail(p, line, col, "too many registers in '%s'", f->name);
+    if (!d->is_range) {
+        uint32_t v = lookup_range_reg(p, d->base, (uint32_t)strlen(d->base));
+
+        if (v != PS_STRMAP_NONE && binding_scope(p, v) == p->scope)
+            return pp_fail(p, line, col, "redeclaration of '%s'", d->base);
+    }
     if (isa_grow((void **)&f->regdecls, f->nregdecls, &f->cap_regdecls, sizeof(*d)))
         return pp_oom(p);
     while (f->cap_regs < f->nregs + nslots)
@@ -164,29 +181,43 @@ static uint32_t lookup_range_reg(const struct parser *p, const char *s, uint32_t
         k--;
     if (k == len || k == 0 || len - k > 8 || (s[k] == '0' && len - k > 1))
         return PS_STRMAP_NONE;
-    v = ps_strmap_get(p->lsyms, s, k);
-    if (v == PS_STRMAP_NONE || SYM_TAG(v) != L_RANGE)
-        return PS_STRMAP_NONE;
     for (uint32_t i = k; i < len; i++)
         n = n * 10 + (uint32_t)(s[i] - '0');
-    if (n >= p->f->regdecls[SYM_IDX(v)].count)
-        return PS_STRMAP_NONE;
-    return SYM_MAKE(L_REG, p->f->regdecls[SYM_IDX(v)].first_slot + n);
+    v = ps_strmap_get(p->lsyms, s, k);
+    /* An inner %r<2> shadows an outer %r<10> only for %r0 and %r1. */
+    for (uint32_t u = p->nundo;; u--) {
+        if (v != PS_STRMAP_NONE && SYM_TAG(v) == L_RANGE && n < p->f->regdecls[SYM_IDX(v)].count)
+            return SYM_MAKE(L_REG, p->f->regdecls[SYM_IDX(v)].first_slot + n);
+        while (u > 0 && !(p->undo[u - 1].map == p->lsyms && p->undo[u - 1].len == k &&
+                          !memcmp(p->undo[u - 1].name, s, k)))
+            u--;
+        if (u == 0)
+            return PS_STRMAP_NONE;
+        v = p->undo[u - 1].old;
+    }
 }
 
 /* ---- labels ----------------------------------------------------------- */
 
+static int new_label(struct parser *p, const struct ptx_token *t, uint32_t *idx);
+
+/* The label a name refers to here; an unknown name becomes a forward reference. */
 static int label_ref(struct parser *p, const struct ptx_token *t, uint32_t *idx)
 {
-    struct isa_func *f = p->f;
     uint32_t v = ps_strmap_get(p->labels, t->text, t->len);
-    struct isa_label *l;
-    bool oom = false;
 
     if (v != PS_STRMAP_NONE) {
         *idx = v;
         return 0;
     }
+    return new_label(p, t, idx);
+}
+
+static int new_label(struct parser *p, const struct ptx_token *t, uint32_t *idx)
+{
+    struct isa_func *f = p->f;
+    struct isa_label *l;
+
     if (f->nlabels >= SYM_MAX_INDEX ||
         isa_grow((void **)&f->labels, f->nlabels, &f->cap_labels, sizeof(*l)))
         return pp_oom(p);
@@ -198,11 +229,8 @@ static int label_ref(struct parser *p, const struct ptx_token *t, uint32_t *idx)
     l->use_line = t->line;
     l->use_col = t->col;
     l->scope = ISA_NONE;
-    ps_strmap_put(p->labels, l->name, t->len, f->nlabels, &oom);
-    if (oom)
-        return pp_oom(p);
     *idx = f->nlabels++;
-    return 0;
+    return bind(p, p->labels, l->name, t->len, *idx);
 }
 
 static int add_targets(struct parser *p, struct isa_label *l, bool functions)
@@ -286,8 +314,13 @@ static int label_def(struct parser *p, const struct ptx_token *name)
     if ((rc = label_ref(p, name, &idx)))
         return rc;
     l = &p->f->labels[idx];
-    if (l->defined)
+    if (l->defined && l->scope == p->scope)
         return pp_fail(p, name->line, name->col, "redefinition of label '%s'", l->name);
+    if (l->defined) { /* labels are block-scoped: an inner block may reuse an outer name */
+        if ((rc = new_label(p, name, &idx)))
+            return rc;
+        l = &p->f->labels[idx];
+    }
     l->defined = true;
     l->pos = p->f->ninstrs;
     l->scope = p->scope;
@@ -477,7 +510,7 @@ static int parse_offset(struct parser *p, int64_t *off)
     }
     if (p->tok.kind != PTX_TOK_INT)
         return pp_fail_tok(p, "expected an integer offset");
-    *off = neg ? -(int64_t)p->tok.u : (int64_t)p->tok.u;
+    *off = (int64_t)(neg ? UINT64_C(0) - p->tok.u : p->tok.u);
     return pp_next(p);
 }
 
@@ -492,6 +525,8 @@ static int pool_append(struct parser *p, const struct isa_operand *ops, uint32_t
     struct isa_func *f = p->f;
 
     *first = f->nops;
+    if (!n)
+        return 0;
     while (f->cap_ops < f->nops + n)
         if (isa_grow((void **)&f->ops, f->cap_ops, &f->cap_ops, sizeof(*f->ops)))
             return pp_oom(p);
@@ -583,7 +618,7 @@ static int negated_literal(struct parser *p, struct isa_operand *o)
     switch (p->tok.kind) {
     case PTX_TOK_INT:
         o->kind = ISA_OPND_IMM;
-        o->v.i = -(int64_t)p->tok.u;
+        o->v.i = (int64_t)(UINT64_C(0) - p->tok.u);
         break;
     case PTX_TOK_F32:
         o->kind = ISA_OPND_F32;
@@ -680,15 +715,18 @@ static int parse_operand(struct parser *p, struct isa_operand *o, enum ident_ctx
     switch (p->tok.c) {
     case '-':
         return negated_literal(p, o);
-    case '!':
+    case '!': {
+        uint32_t line = p->tok.line, col = p->tok.col;
+
         if ((rc = pp_next(p)))
             return rc;
         if (p->tok.kind != PTX_TOK_IDENT || (rc = ident_operand(p, o, CTX_VALUE)))
             return rc ? rc : pp_fail_tok(p, "expected a predicate after '!'");
         if (o->kind != ISA_OPND_REG || p->f->regs[o->a].type != ISA_TYPE_PRED)
-            return pp_fail_tok(p, "'!' applies only to predicate registers");
+            return pp_fail(p, line, col, "'!' applies only to predicate registers");
         o->flags |= ISA_OPF_NEG;
         return 0;
+    }
     case '{':
         o->kind = ISA_OPND_VEC;
         return pp_next(p) ? PS_EPARSE : operand_list(p, o, '}', depth);
@@ -703,6 +741,18 @@ static int parse_operand(struct parser *p, struct isa_operand *o, enum ident_ctx
 }
 
 /* ---- instructions ----------------------------------------------------- */
+
+/* ld.const[2].b32: '[' INT ']' followed by another modifier (not an address operand). */
+static bool const_bank_follows(const struct parser *p)
+{
+    struct ptx_lexer save = p->lx;
+    struct ptx_token a, b, c;
+
+    ptx_lex_next(&save, &a);
+    ptx_lex_next(&save, &b);
+    ptx_lex_next(&save, &c);
+    return a.kind == PTX_TOK_INT && b.kind == PTX_TOK_PUNCT && b.c == ']' && c.kind == PTX_TOK_DOT;
+}
 
 static int parse_mods(struct parser *p, struct isa_instr *in, const struct isa_op_info *oi)
 {
@@ -722,6 +772,10 @@ static int parse_mods(struct parser *p, struct isa_instr *in, const struct isa_o
         in->mods[in->nmods++] = (uint16_t)m;
         if (pp_next(p))
             return PS_EPARSE;
+        if (m == ISA_MOD_CONST && pp_is(p, '[') && const_bank_follows(p)) {
+            if (pp_const_bank(p, &in->bank))
+                return PS_EPARSE;
+        }
     }
     return 0;
 }
@@ -787,7 +841,8 @@ static bool needs_type(enum isa_op op)
 }
 
 /* Checks that follow from the PTX grammar of each opcode family. */
-static int check_instr(struct parser *p, const struct isa_instr *in, uint32_t line, uint32_t col)
+static int check_instr(struct parser *p, const struct isa_instr *in, const struct isa_operand *ops,
+                       uint32_t line, uint32_t col)
 {
     const struct isa_op_info *oi = isa_op_info(in->op);
     bool pack = false;
@@ -800,6 +855,8 @@ static int check_instr(struct parser *p, const struct isa_instr *in, uint32_t li
         return pp_fail(p, line, col, "'cvt' needs a destination and a source type");
     if ((in->op == ISA_OP_SETP || in->op == ISA_OP_SET) && !in->cmp)
         return pp_fail(p, line, col, "'%s' needs a comparison operator", oi->name);
+    if (in->op == ISA_OP_BRA && in->nops == 1 && ops[0].kind != ISA_OPND_LABEL)
+        return pp_fail(p, line, col, "the target of 'bra' must be a label");
     if ((in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && !in->atomop)
         return pp_fail(p, line, col, "'%s' needs an operation such as .add", oi->name);
     if (in->op == ISA_OP_SHFL && !in->shfl)
@@ -829,7 +886,11 @@ static int parse_guard(struct parser *p, struct isa_instr *in)
             return rc;
     }
     memset(&g, 0, sizeof(g));
-    if (p->tok.kind != PTX_TOK_IDENT || !local_sym(p, &p->tok, &g) || g.kind != ISA_OPND_REG ||
+    if (p->tok.kind == PTX_TOK_IDENT && !local_sym(p, &p->tok, &g) &&
+        isa_sreg_lookup(p->tok.text, p->tok.len) == ISA_SREG_NONE &&
+        ps_strmap_get(p->gsyms, p->tok.text, p->tok.len) == PS_STRMAP_NONE)
+        return pp_fail_tok(p, "use of undeclared identifier '%.*s'", (int)p->tok.len, p->tok.text);
+    if (p->tok.kind != PTX_TOK_IDENT || g.kind != ISA_OPND_REG ||
         p->f->regs[g.a].type != ISA_TYPE_PRED)
         return pp_fail_tok(p, "a guard must be a predicate register");
     in->guard = g.a;
@@ -860,8 +921,12 @@ static int parse_instr(struct parser *p)
         return rc;
     while (!pp_is(p, ';')) {
         enum ident_ctx ctx = CTX_VALUE;
+        char buf[64];
 
-        if (in.nops && (rc = pp_expect(p, ',')))
+        if (in.nops && !pp_is(p, ','))
+            return pp_fail_tok(p, "expected ',' or ';' but found %s",
+                               pp_tok_desc(p, buf, sizeof(buf)));
+        if (in.nops && (rc = pp_next(p)))
             return rc;
         if (in.nops == ISA_MAX_OPERANDS)
             return pp_fail_tok(p, "too many operands");
@@ -872,7 +937,7 @@ static int parse_instr(struct parser *p)
             return rc;
         in.nops++;
     }
-    if ((rc = decode_mods(p, &in, line, col)) || (rc = check_instr(p, &in, line, col)))
+    if ((rc = decode_mods(p, &in, line, col)) || (rc = check_instr(p, &in, ops, line, col)))
         return rc;
     if ((rc = pool_append(p, ops, in.nops, &in.first_op)))
         return rc;
@@ -943,13 +1008,28 @@ static int open_block(struct parser *p, struct block_stack *bs)
     return pp_next(p);
 }
 
+#define MAX_CARRY 256
+
 static int close_block(struct parser *p, struct block_stack *bs)
 {
     struct isa_func *f = p->f;
-    uint32_t s = p->scope;
+    uint32_t s = p->scope, carry[MAX_CARRY], ncarry;
 
     f->scopes[s].end = f->ninstrs;
+    /* Forward references still undefined may be defined by an enclosing block. */
+    ncarry = 0;
+    for (uint32_t u = bs->marks[s]; u < p->nundo; u++)
+        if (p->undo[u].map == p->labels) {
+            uint32_t li = ps_strmap_get(p->labels, p->undo[u].name, p->undo[u].len);
+
+            if (li != PS_STRMAP_NONE && !f->labels[li].defined && ncarry < MAX_CARRY)
+                carry[ncarry++] = li;
+        }
     unbind_to(p, bs->marks[s]);
+    for (uint32_t i = 0; i < ncarry; i++)
+        if (bind(p, p->labels, f->labels[carry[i]].name,
+                 (uint32_t)strlen(f->labels[carry[i]].name), carry[i]))
+            return PS_ENOMEM;
     if (s && add_stmt(p, ISA_STMT_CLOSE, s))
         return PS_ENOMEM;
     p->scope = f->scopes[s].parent;

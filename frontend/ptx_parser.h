@@ -26,6 +26,7 @@ struct ps_strmap;
 
 /* A scoped name binding to restore when its block closes. */
 struct undo {
+    struct ps_strmap *map;
     const char *name;
     uint32_t len;
     uint32_t old;
@@ -49,7 +50,11 @@ struct parser {
     uint32_t nundo, cap_undo;
     uint32_t scope;
     uint32_t loc_file, loc_line, loc_col;
+    int pending_bank; /* .const[N] just read, for the declaration that follows; -1 if none */
 };
+
+/* Reads "[N]" after .const (an old constant bank) into *bank. */
+int pp_const_bank(struct parser *p, uint8_t *bank);
 
 /* Records the first error at (line, col) and returns PS_EPARSE. */
 int pp_fail(struct parser *p, uint32_t line, uint32_t col, const char *fmt, ...)

@@ -34,11 +34,12 @@ enum isa_linkage { ISA_LINK_NONE, ISA_LINK_VISIBLE, ISA_LINK_EXTERN, ISA_LINK_WE
 
 /* One element of a variable initialiser. */
 enum isa_init_kind { ISA_INIT_INT, ISA_INIT_F32, ISA_INIT_F64, ISA_INIT_FDEC, ISA_INIT_SYM,
-                     ISA_INIT_GENERIC_SYM, ISA_INIT_FUNC };
+                     ISA_INIT_GENERIC_SYM, ISA_INIT_FUNC, ISA_INIT_PROP };
 
 struct isa_init {
     uint8_t kind;
     uint32_t sym; /* module variable (SYM/GENERIC_SYM) or function (FUNC) index */
+    const char *prop, *prop_value; /* PROP: "name = value" of a texref/samplerref */
     union {
         int64_t i;  /* INT value, or byte offset for symbols */
         uint64_t bits; /* F32/F64 written as 0f/0d hex */
@@ -60,6 +61,8 @@ struct isa_var {
     bool is_ptr;      /* .ptr attribute on a parameter */
     bool managed;     /* .attribute(.managed) */
     uint8_t ptr_space;
+    uint8_t bank;       /* .const[N] constant bank (PTX < 2.2) */
+    bool has_bank;
     uint32_t align;     /* 0 when not given */
     uint32_t ptr_align; /* .ptr ... .align N */
     uint32_t scope;     /* function-local: owning scope; module: ISA_NONE */
@@ -140,6 +143,7 @@ struct isa_instr {
     uint8_t types[4];
     uint8_t vec;
     uint8_t space;
+    uint8_t bank; /* ld.const[N] */
     uint8_t round;
     uint8_t cmp;
     uint8_t boolop;

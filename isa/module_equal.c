@@ -38,7 +38,8 @@ static bool str_eq(const char *a, const char *b)
 
 static bool init_eq(const struct isa_init *a, const struct isa_init *b)
 {
-    return a->kind == b->kind && a->sym == b->sym && a->v.bits == b->v.bits;
+    return a->kind == b->kind && a->sym == b->sym && a->v.bits == b->v.bits &&
+           str_eq(a->prop, b->prop) && str_eq(a->prop_value, b->prop_value);
 }
 
 static bool var_eq(struct cmp *c, const struct isa_var *a, const struct isa_var *b)
@@ -48,7 +49,8 @@ static bool var_eq(struct cmp *c, const struct isa_var *a, const struct isa_var 
     if (a->space != b->space || a->type != b->type || a->vec != b->vec ||
         a->linkage != b->linkage || a->ndims != b->ndims || a->unsized != b->unsized ||
         a->has_init != b->has_init || a->init_braced != b->init_braced ||
-        a->is_ptr != b->is_ptr || a->managed != b->managed || a->ptr_space != b->ptr_space || a->align != b->align ||
+        a->is_ptr != b->is_ptr || a->managed != b->managed || a->bank != b->bank ||
+        a->has_bank != b->has_bank || a->ptr_space != b->ptr_space || a->align != b->align ||
         a->ptr_align != b->ptr_align || a->scope != b->scope || a->size_bytes != b->size_bytes ||
         a->ninit != b->ninit || memcmp(a->dims, b->dims, sizeof(a->dims)))
         return differ(c, "declaration of %s differs", a->name);
@@ -79,7 +81,7 @@ static bool operand_eq(const struct isa_operand *a, const struct isa_operand *b)
 static bool instr_eq(struct cmp *c, const struct isa_func *f, const struct isa_instr *a,
                      const struct isa_instr *b, const struct isa_func *g)
 {
-    if (a->op != b->op || a->nmods != b->nmods || a->nops != b->nops || a->guard != b->guard ||
+    if (a->op != b->op || a->nmods != b->nmods || a->bank != b->bank || a->nops != b->nops || a->guard != b->guard ||
         a->guard_neg != b->guard_neg || memcmp(a->mods, b->mods, a->nmods * sizeof(a->mods[0])))
         return differ(c, "%s: instruction at line %u differs", f->name, a->line);
     if (a->loc_file != b->loc_file || a->loc_line != b->loc_line || a->loc_col != b->loc_col)

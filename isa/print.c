@@ -138,8 +138,11 @@ void isa_print_instr(const struct isa_module *m, const struct isa_func *f,
     if (in->guard != ISA_NONE)
         fprintf(out, "@%s%s ", in->guard_neg ? "!" : "", isa_reg_name(f, in->guard, buf, sizeof(buf)));
     fputs(isa_op_info((enum isa_op)in->op)->name, out);
-    for (unsigned i = 0; i < in->nmods; i++)
+    for (unsigned i = 0; i < in->nmods; i++) {
         fprintf(out, ".%s", isa_mod_info((enum isa_mod)in->mods[i])->name);
+        if (in->mods[i] == ISA_MOD_CONST && in->bank)
+            fprintf(out, "[%u]", in->bank);
+    }
     for (unsigned i = 0; i < in->nops; i++) {
         fputs(i ? ", " : " ", out);
         print_operand(m, f, &f->ops[in->first_op + i], out);
@@ -155,6 +158,7 @@ static void print_init_elem(const struct isa_module *m, const struct isa_init *e
     case ISA_INIT_F64: fprintf(out, "0d%016" PRIX64, e->v.bits); break;
     case ISA_INIT_FDEC: print_fdec(e->v.f, out); break;
     case ISA_INIT_FUNC: fputs(m->funcs[e->sym]->name, out); break;
+    case ISA_INIT_PROP: fprintf(out, "%s = %s", e->prop, e->prop_value); break;
     case ISA_INIT_GENERIC_SYM:
         fprintf(out, "generic(%s)", m->vars[e->sym].name);
         print_offset(e->v.i, out);
@@ -212,6 +216,8 @@ static void print_var_tail(const struct isa_module *m, const struct isa_var *v, 
 static void print_var(const struct isa_module *m, const struct isa_var *v, FILE *out)
 {
     fprintf(out, "%s.%s", linkage_name(v->linkage), isa_space_name((enum isa_space)v->space));
+    if (v->has_bank)
+        fprintf(out, "[%u]", v->bank);
     print_var_tail(m, v, out);
     fputs(";\n", out);
 }

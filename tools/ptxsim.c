@@ -13,6 +13,7 @@ struct verb {
 
 static const struct verb verbs[] = {
     {"ptx", verb_ptx, "parse PTX files and summarise their kernels (--print, --roundtrip)"},
+    {"exec", verb_exec, "run one kernel of a PTX file functionally with given arguments"},
 };
 
 static void usage(FILE *out)

@@ -6,5 +6,6 @@
 #define PTXSIM_TOOLS_VERBS_H
 
 int verb_ptx(int argc, char **argv);
+int verb_exec(int argc, char **argv);
 
 #endif

@@ -1,0 +1,78 @@
+/*
+ * The device's global address space: deterministic addresses for global
+ * allocations, module variables and constant banks, independent of the host's
+ * address layout. Every access is checked against the live allocations.
+ *
+ * Generic address map (the same for 32- and 64-bit modules, so PTX with
+ * .address_size 32 works unchanged):
+ *   [ISA_GLOBAL_BASE, ISA_GLOBAL_END)   global and constant memory
+ *   [ISA_PARAM_WINDOW, +16 MiB)         kernel parameters (cvta.param)
+ *   [ISA_SHARED_WINDOW, +16 MiB)        the executing CTA's shared memory
+ *   [ISA_LOCAL_WINDOW, +256 MiB)        the executing thread's local memory
+ * Anything else, including the first 256 MiB, faults.
+ */
+#ifndef PTXSIM_ISA_DEVMEM_H
+#define PTXSIM_ISA_DEVMEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ps_err;
+
+#define ISA_GLOBAL_BASE UINT64_C(0x10000000)
+#define ISA_GLOBAL_END UINT64_C(0xC0000000)
+#define ISA_PARAM_WINDOW UINT64_C(0xC8000000)
+#define ISA_SHARED_WINDOW UINT64_C(0xD0000000)
+#define ISA_LOCAL_WINDOW UINT64_C(0xE0000000)
+#define ISA_WINDOW_SIZE UINT64_C(0x01000000)
+#define ISA_LOCAL_WINDOW_SIZE UINT64_C(0x10000000)
+
+enum isa_alloc_kind { ISA_ALLOC_DEVICE, ISA_ALLOC_HOST, ISA_ALLOC_MANAGED, ISA_ALLOC_MODULE,
+                      ISA_ALLOC_HEAP };
+
+struct isa_alloc {
+    uint64_t addr;
+    uint64_t size;
+    uint8_t kind; /* enum isa_alloc_kind */
+    uint8_t *data;
+};
+
+struct isa_devmem;
+
+struct isa_devmem *isa_devmem_create(void);
+void isa_devmem_destroy(struct isa_devmem *m);
+
+/*
+ * Allocates size bytes (zero-filled) aligned to align (a power of two, at
+ * least 256 is used). Addresses are handed out in increasing order and freed
+ * ranges are reused first-fit, so the same sequence of calls gives the same
+ * addresses. Returns 0 and *addr, or PS_ENOMEM / PS_EINVAL.
+ */
+int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum isa_alloc_kind kind,
+                     uint64_t *addr);
+/* Frees the allocation starting exactly at addr; PS_EINVAL if there is none. */
+int isa_devmem_free(struct isa_devmem *m, uint64_t addr);
+
+/* The allocation containing [addr, addr+size), or NULL. */
+const struct isa_alloc *isa_devmem_find(const struct isa_devmem *m, uint64_t addr, uint64_t size);
+
+/*
+ * Host pointer for [addr, addr+size) when the range lies inside one
+ * allocation, else NULL. Valid until the allocation is freed.
+ */
+uint8_t *isa_devmem_ptr(const struct isa_devmem *m, uint64_t addr, uint64_t size);
+
+/* Checked copies between host and device; PS_EFAULT with a message when out of bounds. */
+int isa_devmem_read(const struct isa_devmem *m, uint64_t addr, void *dst, uint64_t size,
+                    struct ps_err *err);
+int isa_devmem_write(struct isa_devmem *m, uint64_t addr, const void *src, uint64_t size,
+                     struct ps_err *err);
+int isa_devmem_set(struct isa_devmem *m, uint64_t addr, int value, uint64_t size,
+                   struct ps_err *err);
+
+/* Bytes currently allocated and the number of live allocations. */
+uint64_t isa_devmem_used(const struct isa_devmem *m);
+uint32_t isa_devmem_count(const struct isa_devmem *m);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * The functional engine: loads a decoded module onto a device (module
+ * variables get deterministic device addresses), launches kernels and runs
+ * every thread from PTX. One warp instruction at a time is the unit of
+ * execution (see isa/warp.h for the stepping interface the timing model
+ * uses); isa_launch_run() runs a whole grid functionally.
+ *
+ * Faults (out-of-bounds, misaligned or null accesses, barrier deadlock, a
+ * runaway kernel, trap and device assertions) stop the launch and come back
+ * as PS_EFAULT / PS_EDEADLOCK / PS_ERUNAWAY / PS_ETRAP in struct ps_err with
+ * the kernel, PTX line, CTA and thread; the device stays usable.
+ */
+#ifndef PTXSIM_ISA_ENGINE_H
+#define PTXSIM_ISA_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct ps_err;
+struct isa_module;
+struct isa_devmem;
+struct isa_device;
+struct isa_program;
+
+struct isa_device_config {
+    uint64_t insn_budget;      /* warp instructions per launch before a runaway fault; 0 = none */
+    uint32_t local_per_thread; /* bytes of local memory (stack) per thread */
+    uint32_t shared_per_cta;   /* largest static + dynamic shared memory of a CTA */
+    uint32_t max_threads_per_cta;
+    uint32_t nsm;              /* reported by %nsmid; CTAs map to %smid round-robin */
+    uint64_t heap_bytes;       /* device malloc heap */
+    FILE *printf_out;          /* where device printf goes (default stdout) */
+};
+
+/* Defaults: budget 0 (none), 64 KiB stack, 48 KiB shared, 1024 threads, 15 SMs, 8 MiB heap. */
+void isa_device_config_default(struct isa_device_config *cfg);
+
+struct isa_device *isa_device_create(const struct isa_device_config *cfg);
+void isa_device_destroy(struct isa_device *d);
+struct isa_devmem *isa_device_mem(struct isa_device *d);
+const struct isa_device_config *isa_device_config(const struct isa_device *d);
+
+/*
+ * Loads m onto d: allocates and initialises its .global and .const
+ * variables and analyses every function. Takes ownership of m (freed by
+ * isa_program_unload, or here on failure).
+ */
+int isa_program_load(struct isa_device *d, struct isa_module *m, struct isa_program **out,
+                     struct ps_err *err);
+/* Frees the program and its variables' device memory; accepts NULL. */
+void isa_program_unload(struct isa_program *p);
+const struct isa_module *isa_program_module(const struct isa_program *p);
+
+/* Kernel (.entry) index by name, or UINT32_MAX. */
+uint32_t isa_program_find_kernel(const struct isa_program *p, const char *name);
+/* Device address and size of a module .global/.const variable; PS_ENOTFOUND if absent. */
+int isa_program_var(const struct isa_program *p, const char *name, uint64_t *addr, uint64_t *size);
+/* Number of parameters of a kernel and the offset/size of parameter i in the parameter buffer. */
+uint32_t isa_kernel_nparams(const struct isa_program *p, uint32_t kernel);
+int isa_kernel_param(const struct isa_program *p, uint32_t kernel, uint32_t i, uint32_t *offset,
+                     uint32_t *size);
+/* Static shared memory bytes of a kernel (excluding dynamic shared memory). */
+uint32_t isa_kernel_static_shared(const struct isa_program *p, uint32_t kernel);
+
+struct isa_launch_desc {
+    uint32_t kernel;
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t dyn_shared;
+    /* Either args (one pointer per parameter, as cudaLaunchKernel takes them) ... */
+    void *const *args;
+    /* ... or a ready parameter buffer laid out as isa_kernel_param() says. */
+    const void *param_buf;
+    uint32_t param_bytes;
+};
+
+struct isa_launch_stats {
+    uint64_t warp_insts;
+    uint64_t thread_insts;
+    uint64_t ctas;
+};
+
+/* Runs a whole grid functionally. Returns 0 or a fault / error code with err filled. */
+int isa_launch_run(struct isa_program *p, const struct isa_launch_desc *ld,
+                   struct isa_launch_stats *stats, struct ps_err *err);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * Helpers shared by the interpreter's files (exec.c: dispatch, operands,
+ * data movement; exec_mem.c: addresses and memory instructions;
+ * exec_ctrl.c: SIMT stack, branches, calls, builtins; exec_sync.c:
+ * barriers and warp-wide operations). Private to isa/.
+ */
+#ifndef PTXSIM_ISA_EXEC_INT_H
+#define PTXSIM_ISA_EXEC_INT_H
+
+#include "isa/warp.h"
+
+/* Everything one step needs, resolved once. */
+struct xctx {
+    struct isa_warp *w;
+    struct isa_launch *L;
+    struct isa_program *p;
+    struct isa_frame *fr;
+    const struct isa_fimage *fi;
+    const struct isa_func *f;
+    const struct isa_instr *in;
+    const struct isa_operand *ops; /* the instruction's operands */
+    uint32_t pc;
+    uint32_t active; /* SIMT mask of live lanes */
+    uint32_t exec;   /* active and guard true */
+    struct isa_step_info *info;
+};
+
+static inline uint64_t *x_reg(const struct xctx *x, uint32_t slot)
+{
+    return x->w->regs + x->fr->reg_base + (size_t)slot * ISA_WARP_SIZE;
+}
+
+static inline uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+}
+
+/* Source operand values for all lanes, converted to type t (immediates broadcast). */
+const uint64_t *x_src(struct xctx *x, const struct isa_operand *o, enum isa_type t, uint64_t *tmp);
+/* Destination lanes for a register operand (or a scratch array for '_'). */
+uint64_t *x_dst(struct xctx *x, const struct isa_operand *o, uint64_t *scratch);
+/* Writes v (for lanes in mask) to a destination register, zero-extended to its width. */
+void x_write(struct xctx *x, const struct isa_operand *o, uint32_t mask, const uint64_t *v);
+
+/* Symbol address in its own state space (global address, shared or local offset, ...). */
+uint64_t x_sym_addr(struct xctx *x, uint8_t symscope, uint32_t idx, uint8_t *space);
+
+/* Reads size bytes at a generic address as lane `lane` sees memory; PS_EFAULT if invalid. */
+int x_read_generic(struct xctx *x, uint32_t lane, uint64_t addr, void *buf, uint32_t size);
+/* Local memory of a lane (its whole stack). */
+uint8_t *x_lane_local(struct isa_warp *w, uint32_t lane);
+
+int x_exec_mem(struct xctx *x);   /* ld ldu st atom red cvta isspacep prefetch */
+int x_exec_ctrl(struct xctx *x);  /* bra brx call ret exit trap brkpt */
+int x_exec_sync(struct xctx *x);  /* bar barrier membar fence vote match shfl activemask redux nanosleep */
+bool x_is_mem(enum isa_op op);
+bool x_is_ctrl(enum isa_op op);
+bool x_is_sync(enum isa_op op);
+
+/* The dispatch class of an opcode (see enum isa_exec_class). */
+enum isa_exec_class x_class_of(enum isa_op op);
+
+/* Advances the SIMT stack past the current instruction and reconverges. */
+int x_advance(struct xctx *x);
+/* Pops reconverged entries and finished frames; may finish the warp. */
+int x_reconverge(struct isa_warp *w);
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * Memory instructions: address generation in every state space (and the
+ * generic windows of isa/devmem.h), checked loads, stores and atomics,
+ * cvta and isspacep. Atomics run lane by lane in lane order, which gives
+ * correct, deterministic results under contention.
+ */
+#include <string.h>
+
+#include "isa/devmem.h"
+#include "isa/exec_int.h"
+
+bool x_is_mem(enum isa_op op)
+{
+    switch (op) {
+    case ISA_OP_LD: case ISA_OP_LDU: case ISA_OP_ST: case ISA_OP_ATOM: case ISA_OP_RED:
+    case ISA_OP_CVTA: case ISA_OP_ISSPACEP: case ISA_OP_PREFETCH: case ISA_OP_PREFETCHU:
+    case ISA_OP_APPLYPRIORITY: case ISA_OP_DISCARD: case ISA_OP_CREATEPOLICY:
+        return true;
+    default:
+        return false;
+    }
+}
+
+uint64_t x_sym_addr(struct xctx *x, uint8_t symscope, uint32_t idx, uint8_t *space)
+{
+    const struct isa_var *v;
+
+    switch (symscope) {
+    case ISA_SYM_PARAM:
+        if (x->f->is_entry) {
+            *space = ISA_SPACE_PARAM;
+            return x->fi->param_off[idx];
+        }
+        *space = ISA_SPACE_LOCAL;
+        return x->fr->local_base + x->fi->param_off[idx];
+    case ISA_SYM_RET:
+        *space = ISA_SPACE_LOCAL;
+        return x->fr->local_base + x->fi->ret_off[idx];
+    case ISA_SYM_LOCAL:
+        v = &x->f->locals[idx];
+        if (v->space == ISA_SPACE_SHARED) {
+            *space = ISA_SPACE_SHARED;
+            return x->fi->local_off[idx];
+        }
+        *space = ISA_SPACE_LOCAL;
+        return x->fr->local_base + x->fi->local_off[idx];
+    default:
+        v = &x->p->m->vars[idx];
+        if (v->space == ISA_SPACE_SHARED) {
+            uint32_t off = x->p->ki[x->L->kernel].shared_off[idx];
+
+            *space = ISA_SPACE_SHARED;
+            return off == UINT32_MAX ? 0 : off;
+        }
+        *space = v->space == ISA_SPACE_CONST ? ISA_SPACE_CONST : ISA_SPACE_GLOBAL;
+        return x->p->var_addr[idx];
+    }
+}
+
+static uint64_t to_generic(uint8_t space, uint64_t a)
+{
+    switch (space) {
+    case ISA_SPACE_SHARED: return ISA_SHARED_WINDOW + a;
+    case ISA_SPACE_LOCAL: return ISA_LOCAL_WINDOW + a;
+    case ISA_SPACE_PARAM: return ISA_PARAM_WINDOW + a;
+    default: return a;
+    }
+}
+
+/* The space an instruction accesses (generic when none is written). */
+static uint8_t instr_space(const struct xctx *x)
+{
+    uint8_t s = x->in->space;
+
+    if (s == ISA_SPACE_PARAM && !x->f->is_entry)
+        return ISA_SPACE_LOCAL; /* a function's parameters live in its frame */
+    if (s == ISA_SPACE_NONE)
+        return ISA_SPACE_GENERIC;
+    return s;
+}
+
+/* Per-lane addresses of an address operand, in space *space. */
+static void addresses(struct xctx *x, const struct isa_operand *o, uint8_t *space, uint64_t *addr)
+{
+    uint64_t base = 0;
+    uint8_t sym_space;
+
+    *space = instr_space(x);
+    if (o->flags & ISA_OPF_ADDR_REG) {
+        const uint64_t *r = x_reg(x, o->a);
+
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+            addr[l] = r[l] + (uint64_t)o->v.i;
+        return;
+    }
+    if (o->flags & ISA_OPF_ADDR_SYM) {
+        base = x_sym_addr(x, o->symscope, o->a, &sym_space);
+        if (*space == ISA_SPACE_GENERIC)
+            base = to_generic(sym_space, base);
+    }
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+        addr[l] = base + (uint64_t)o->v.i;
+}
+
+static const char *space_word(uint8_t s)
+{
+    return s == ISA_SPACE_GENERIC ? "generic" : isa_space_name((enum isa_space)s);
+}
+
+/* Host pointer for size bytes at (space, a) as lane l sees it, or NULL after a fault. */
+static uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, uint32_t size,
+                         bool store, int *rc)
+{
+    struct isa_warp *w = x->w;
+    const char *what = store ? "store to" : "load from";
+    uint64_t limit;
+    uint8_t *p = NULL;
+
+    if (size > 1 && (a & (size - 1))) {
+        *rc = isa_fault(w, l, PS_EFAULT, a, "misaligned %u-byte %s %s address 0x%llx", size, what,
+                        space_word(space), (unsigned long long)a);
+        return NULL;
+    }
+    if (space == ISA_SPACE_GENERIC) {
+        if (a >= ISA_SHARED_WINDOW && a < ISA_SHARED_WINDOW + ISA_WINDOW_SIZE)
+            space = ISA_SPACE_SHARED, a -= ISA_SHARED_WINDOW;
+        else if (a >= ISA_LOCAL_WINDOW && a < ISA_LOCAL_WINDOW + ISA_LOCAL_WINDOW_SIZE)
+            space = ISA_SPACE_LOCAL, a -= ISA_LOCAL_WINDOW;
+        else if (a >= ISA_PARAM_WINDOW && a < ISA_PARAM_WINDOW + ISA_WINDOW_SIZE)
+            space = ISA_SPACE_PARAM, a -= ISA_PARAM_WINDOW;
+        else
+            space = ISA_SPACE_GLOBAL;
+    }
+    switch (space) {
+    case ISA_SPACE_SHARED:
+        limit = w->cta->shared_bytes;
+        if (a < limit && size <= limit - a)
+            p = w->cta->shared + a;
+        break;
+    case ISA_SPACE_LOCAL:
+        limit = x->p->ki[x->L->kernel].stack_bytes;
+        if (a < limit && size <= limit - a)
+            p = x_lane_local(w, l) + a;
+        break;
+    case ISA_SPACE_PARAM:
+        limit = x->L->param_bytes;
+        if (!store && a < limit && size <= limit - a)
+            p = x->L->params + a;
+        break;
+    default:
+        p = isa_devmem_ptr(x->p->dev->mem, a, size);
+        break;
+    }
+    if (!p)
+        *rc = isa_fault(w, l, PS_EFAULT, a, "%s %u-byte %s %s address 0x%llx",
+                        a < ISA_GLOBAL_BASE && space == ISA_SPACE_GLOBAL ? "null or invalid"
+                                                                         : "out-of-bounds",
+                        size, what, space_word(space), (unsigned long long)a);
+    return p;
+}
+
+int x_read_generic(struct xctx *x, uint32_t lane, uint64_t addr, void *buf, uint32_t size)
+{
+    int rc = 0;
+    uint8_t *p = lane_ptr(x, lane, ISA_SPACE_GENERIC, addr, 1, false, &rc);
+
+    if (!p)
+        return rc;
+    if (size > 1 && !lane_ptr(x, lane, ISA_SPACE_GENERIC, addr + size - 1, 1, false, &rc))
+        return rc;
+    memcpy(buf, p, size);
+    return 0;
+}
+
+static uint64_t extend(uint64_t v, enum isa_type t, unsigned dst_bits)
+{
+    const struct isa_type_info *ti = isa_type_info(t);
+
+    if (ti->kind == ISA_TK_SINT && ti->bits < 64 && (v >> (ti->bits - 1) & 1))
+        v |= ~width_mask(ti->bits);
+    return v & width_mask(dst_bits);
+}
+
+static void record(struct xctx *x, uint8_t space, unsigned size, bool store, const uint64_t *addr)
+{
+    if (!x->info)
+        return;
+    x->info->space = space;
+    x->info->size = (uint8_t)size;
+    x->info->is_store = store;
+    memcpy(x->info->addr, addr, sizeof(x->info->addr));
+}
+
+/* Destination or source registers of element i (vector operands have several). */
+static const struct isa_operand *element(const struct xctx *x, const struct isa_operand *o,
+                                         uint32_t i)
+{
+    return o->kind == ISA_OPND_VEC ? &x->f->ops[o->a + i] : o;
+}
+
+static int exec_ld(struct xctx *x)
+{
+    const struct isa_operand *d = &x->ops[0];
+    enum isa_type t = (enum isa_type)x->in->types[0];
+    uint32_t size = isa_type_size(t), n = x->in->vec ? x->in->vec : 1;
+    uint64_t addr[ISA_WARP_SIZE], val[ISA_WARP_SIZE];
+    uint8_t space;
+    int rc = 0;
+
+    addresses(x, &x->ops[1], &space, addr);
+    record(x, space, size * n, false, addr);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct isa_operand *e = element(x, d, i);
+        unsigned bits = e->kind == ISA_OPND_REG
+                            ? isa_type_info((enum isa_type)x->f->regs[e->a].type)->bits : 64;
+
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+            uint8_t *p;
+            uint64_t v = 0;
+
+            if (!(x->exec >> l & 1))
+                continue;
+            p = lane_ptr(x, l, space, addr[l] + i * size, i ? size : size * n, false, &rc);
+            if (!p)
+                return rc;
+            memcpy(&v, p, size > 8 ? 8 : size);
+            val[l] = extend(v, t, bits);
+        }
+        x_write(x, e, x->exec, val);
+    }
+    return 0;
+}
+
+static int exec_st(struct xctx *x)
+{
+    const struct isa_operand *s = &x->ops[1];
+    enum isa_type t = (enum isa_type)x->in->types[0];
+    uint32_t size = isa_type_size(t), n = x->in->vec ? x->in->vec : 1;
+    uint64_t addr[ISA_WARP_SIZE], tmp[ISA_WARP_SIZE];
+    uint8_t space;
+    int rc = 0;
+
+    addresses(x, &x->ops[0], &space, addr);
+    record(x, space, size * n, true, addr);
+    if (space == ISA_SPACE_PARAM || space == ISA_SPACE_CONST)
+        return isa_fault(x->w, 0, PS_EFAULT, addr[0], "store to read-only .%s space",
+                         space_word(space));
+    for (uint32_t i = 0; i < n; i++) {
+        const uint64_t *v = x_src(x, element(x, s, i), t, tmp);
+
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+            uint8_t *p;
+
+            if (!(x->exec >> l & 1))
+                continue;
+            p = lane_ptr(x, l, space, addr[l] + i * size, i ? size : size * n, true, &rc);
+            if (!p)
+                return rc;
+            memcpy(p, &v[l], size > 8 ? 8 : size);
+        }
+    }
+    return 0;
+}
+
+static double as_f64(uint64_t b)
+{
+    double d;
+
+    memcpy(&d, &b, 8);
+    return d;
+}
+
+static float as_f32(uint64_t b)
+{
+    float f;
+    uint32_t u = (uint32_t)b;
+
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint64_t f32b(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t f64b(double d)
+{
+    uint64_t u;
+
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static int64_t sx(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* New memory value of an atomic operation (PTX ISA "atom" semantics). */
+static uint64_t atom_apply(const struct isa_instr *in, uint64_t old, uint64_t b, uint64_t c)
+{
+    enum isa_type t = (enum isa_type)in->types[0];
+    const struct isa_type_info *ti = isa_type_info(t);
+    bool is_f = ti->kind == ISA_TK_FLOAT, is_s = ti->kind == ISA_TK_SINT;
+    uint64_t m = width_mask(ti->bits);
+
+    switch (in->atomop) {
+    case ISA_ATOM_AND: return old & b;
+    case ISA_ATOM_OR: return old | b;
+    case ISA_ATOM_XOR: return old ^ b;
+    case ISA_ATOM_EXCH: return b;
+    case ISA_ATOM_CAS: return old == b ? c : old;
+    case ISA_ATOM_INC: return old >= b ? 0 : (old + 1) & m;
+    case ISA_ATOM_DEC: return (old == 0 || old > b) ? b : old - 1;
+    case ISA_ATOM_ADD:
+        if (is_f && ti->bits == 32)
+            return f32b(as_f32(old) + as_f32(b));
+        if (is_f && ti->bits == 64)
+            return f64b(as_f64(old) + as_f64(b));
+        return (old + b) & m;
+    case ISA_ATOM_MIN:
+        if (is_f)
+            return ti->bits == 32 ? f32b(as_f32(b) < as_f32(old) ? as_f32(b) : as_f32(old))
+                                  : f64b(as_f64(b) < as_f64(old) ? as_f64(b) : as_f64(old));
+        if (is_s)
+            return sx(b, ti->bits) < sx(old, ti->bits) ? b : old;
+        return b < old ? b : old;
+    case ISA_ATOM_MAX:
+        if (is_f)
+            return ti->bits == 32 ? f32b(as_f32(b) > as_f32(old) ? as_f32(b) : as_f32(old))
+                                  : f64b(as_f64(b) > as_f64(old) ? as_f64(b) : as_f64(old));
+        if (is_s)
+            return sx(b, ti->bits) > sx(old, ti->bits) ? b : old;
+        return b > old ? b : old;
+    default:
+        return old;
+    }
+}
+
+static int exec_atom(struct xctx *x)
+{
+    bool is_red = x->in->op == ISA_OP_RED;
+    const struct isa_operand *ao = &x->ops[is_red ? 0 : 1];
+    enum isa_type t = (enum isa_type)x->in->types[0];
+    uint32_t size = isa_type_size(t);
+    uint64_t addr[ISA_WARP_SIZE], tb[ISA_WARP_SIZE], tc[ISA_WARP_SIZE], old[ISA_WARP_SIZE];
+    const uint64_t *b = x_src(x, &x->ops[is_red ? 1 : 2], t, tb), *c = b;
+    uint8_t space;
+    int rc = 0;
+
+    if (x->in->vec || size > 8 || (x->in->atomop == ISA_ATOM_ADD && size < 4))
+        return isa_fault(x->w, 0, PS_ENOTSUP, 0, "this form of '%s' is not supported",
+                         is_red ? "red" : "atom");
+    if (x->in->atomop == ISA_ATOM_CAS)
+        c = x_src(x, &x->ops[3], t, tc);
+    addresses(x, ao, &space, addr);
+    record(x, space, size, true, addr);
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        uint8_t *p;
+        uint64_t v = 0, nv;
+
+        if (!(x->exec >> l & 1))
+            continue;
+        p = lane_ptr(x, l, space, addr[l], size, true, &rc);
+        if (!p)
+            return rc;
+        memcpy(&v, p, size);
+        nv = atom_apply(x->in, v, b[l], c[l]);
+        memcpy(p, &nv, size);
+        old[l] = v;
+    }
+    if (!is_red)
+        x_write(x, &x->ops[0], x->exec, old);
+    return 0;
+}
+
+static uint64_t window_of(uint8_t space, bool is_entry)
+{
+    switch (space) {
+    case ISA_SPACE_SHARED: return ISA_SHARED_WINDOW;
+    case ISA_SPACE_LOCAL: return ISA_LOCAL_WINDOW;
+    case ISA_SPACE_PARAM: return is_entry ? ISA_PARAM_WINDOW : ISA_LOCAL_WINDOW;
+    default: return 0;
+    }
+}
+
+/* cvta.space d, a (to generic) and cvta.to.space d, a (from generic). */
+static int exec_cvta(struct xctx *x)
+{
+    uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
+    const uint64_t *a = x_src(x, &x->ops[1], ISA_TYPE_U64, tmp);
+    uint64_t win = window_of(x->in->space, x->f->is_entry);
+    bool to = false;
+
+    for (unsigned i = 0; i < x->in->nmods; i++)
+        to |= x->in->mods[i] == ISA_MOD_TO;
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+        out[l] = to ? a[l] - win : a[l] + win;
+    if (!win)
+        memcpy(out, a, sizeof(out));
+    x_write(x, &x->ops[0], x->exec, out);
+    return 0;
+}
+
+static int exec_isspacep(struct xctx *x)
+{
+    uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
+    const uint64_t *a = x_src(x, &x->ops[1], ISA_TYPE_U64, tmp);
+
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        uint64_t v = a[l];
+        bool sh = v >= ISA_SHARED_WINDOW && v < ISA_SHARED_WINDOW + ISA_WINDOW_SIZE;
+        bool lo = v >= ISA_LOCAL_WINDOW && v < ISA_LOCAL_WINDOW + ISA_LOCAL_WINDOW_SIZE;
+        bool pa = v >= ISA_PARAM_WINDOW && v < ISA_PARAM_WINDOW + ISA_WINDOW_SIZE;
+
+        switch (x->in->space) {
+        case ISA_SPACE_SHARED: out[l] = sh; break;
+        case ISA_SPACE_LOCAL: out[l] = lo; break;
+        case ISA_SPACE_PARAM: out[l] = pa; break;
+        default: out[l] = v >= ISA_GLOBAL_BASE && v < ISA_GLOBAL_END; break;
+        }
+    }
+    x_write(x, &x->ops[0], x->exec, out);
+    return 0;
+}
+
+int x_exec_mem(struct xctx *x)
+{
+    uint64_t zero[ISA_WARP_SIZE] = {0};
+
+    switch (x->in->op) {
+    case ISA_OP_LD:
+    case ISA_OP_LDU: return exec_ld(x);
+    case ISA_OP_ST: return exec_st(x);
+    case ISA_OP_ATOM:
+    case ISA_OP_RED: return exec_atom(x);
+    case ISA_OP_CVTA: return exec_cvta(x);
+    case ISA_OP_ISSPACEP: return exec_isspacep(x);
+    case ISA_OP_CREATEPOLICY: /* cache policies only steer caches we do not model here */
+        x_write(x, &x->ops[0], x->exec, zero);
+        return 0;
+    default: /* prefetch, prefetchu, applypriority, discard: hints without results */
+        return 0;
+    }
+}

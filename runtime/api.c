@@ -1,0 +1,251 @@
+/* The public C API (runtime/ptxsim.h) over the functional engine. */
+#include "runtime/ptxsim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/ptx_parse.h"
+#include "isa/devmem.h"
+#include "isa/engine.h"
+#include "isa/module.h"
+
+struct ptxsim_device {
+    struct isa_device *dev;
+    struct ps_err last;
+    struct ps_err fault; /* sticky */
+    uint64_t warp_insts, thread_insts;
+};
+
+struct ptxsim_module {
+    struct ptxsim_device *d;
+    struct isa_program *prog;
+};
+
+void ptxsim_options_default(struct ptxsim_options *o)
+{
+    struct isa_device_config c;
+
+    isa_device_config_default(&c);
+    memset(o, 0, sizeof(*o));
+    o->insn_budget = c.insn_budget;
+    o->local_per_thread = c.local_per_thread;
+    o->shared_per_cta = c.shared_per_cta;
+    o->max_threads_per_cta = c.max_threads_per_cta;
+    o->nsm = c.nsm;
+    o->heap_bytes = c.heap_bytes;
+}
+
+int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **out)
+{
+    struct ptxsim_options def;
+    struct isa_device_config c;
+    struct ptxsim_device *d = calloc(1, sizeof(*d));
+
+    *out = NULL;
+    if (!d)
+        return PS_ENOMEM;
+    if (!o) {
+        ptxsim_options_default(&def);
+        o = &def;
+    }
+    isa_device_config_default(&c);
+    c.insn_budget = o->insn_budget;
+    c.local_per_thread = o->local_per_thread;
+    c.shared_per_cta = o->shared_per_cta;
+    c.max_threads_per_cta = o->max_threads_per_cta;
+    c.nsm = o->nsm;
+    c.heap_bytes = o->heap_bytes;
+    c.printf_out = o->printf_out;
+    d->dev = isa_device_create(&c);
+    if (!d->dev) {
+        free(d);
+        return PS_ENOMEM;
+    }
+    *out = d;
+    return 0;
+}
+
+void ptxsim_device_destroy(struct ptxsim_device *d)
+{
+    if (!d)
+        return;
+    isa_device_destroy(d->dev);
+    free(d);
+}
+
+static int fail(struct ptxsim_device *d, int code, const char *msg)
+{
+    return ps_err_set(&d->last, code, "%s", msg);
+}
+
+int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, const char *name,
+                       struct ptxsim_module **out)
+{
+    struct isa_module *m;
+    struct ptxsim_module *pm;
+    int rc;
+
+    *out = NULL;
+    ps_err_clear(&d->last);
+    m = ptx_parse(text, len, name, &d->last);
+    if (!m)
+        return d->last.code;
+    pm = calloc(1, sizeof(*pm));
+    if (!pm) {
+        isa_module_destroy(m);
+        return fail(d, PS_ENOMEM, "out of memory");
+    }
+    rc = isa_program_load(d->dev, m, &pm->prog, &d->last);
+    if (rc) {
+        free(pm);
+        return rc;
+    }
+    pm->d = d;
+    *out = pm;
+    return 0;
+}
+
+int ptxsim_module_load_file(struct ptxsim_device *d, const char *path, struct ptxsim_module **out)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf;
+    long n;
+    int rc;
+
+    *out = NULL;
+    if (!fp)
+        return ps_err_set(&d->last, PS_EIO, "cannot open %s", path);
+    if (fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
+        fclose(fp);
+        return ps_err_set(&d->last, PS_EIO, "cannot read %s", path);
+    }
+    buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+        free(buf);
+        fclose(fp);
+        return ps_err_set(&d->last, PS_EIO, "cannot read %s", path);
+    }
+    fclose(fp);
+    buf[n] = '\0';
+    rc = ptxsim_module_load(d, buf, (size_t)n, path, out);
+    free(buf);
+    return rc;
+}
+
+void ptxsim_module_unload(struct ptxsim_module *m)
+{
+    if (!m)
+        return;
+    isa_program_unload(m->prog);
+    free(m);
+}
+
+int ptxsim_module_symbol(struct ptxsim_module *m, const char *name, uint64_t *addr, size_t *size)
+{
+    uint64_t sz = 0;
+
+    if (isa_program_var(m->prog, name, addr, &sz))
+        return ps_err_set(&m->d->last, PS_ENOTFOUND, "no device variable named '%s'", name);
+    *size = (size_t)sz;
+    return 0;
+}
+
+int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr)
+{
+    if (isa_devmem_alloc(isa_device_mem(d->dev), size, 256, ISA_ALLOC_DEVICE, addr))
+        return ps_err_set(&d->last, PS_ENOMEM, "cannot allocate %zu bytes of device memory", size);
+    return 0;
+}
+
+int ptxsim_free(struct ptxsim_device *d, uint64_t addr)
+{
+    if (!addr)
+        return 0;
+    if (isa_devmem_free(isa_device_mem(d->dev), addr))
+        return ps_err_set(&d->last, PS_EINVAL, "0x%llx is not the start of a device allocation",
+                          (unsigned long long)addr);
+    return 0;
+}
+
+int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
+{
+    return isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);
+}
+
+int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n)
+{
+    return isa_devmem_read(isa_device_mem(d->dev), src, dst, n, &d->last);
+}
+
+int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n)
+{
+    struct isa_devmem *mem = isa_device_mem(d->dev);
+    uint8_t *s = n ? isa_devmem_ptr(mem, src, n) : NULL, *t = n ? isa_devmem_ptr(mem, dst, n) : NULL;
+
+    if (!n)
+        return 0;
+    if (!s || !t)
+        return ps_err_set(&d->last, PS_EFAULT, "device-to-device copy outside an allocation");
+    memmove(t, s, n);
+    return 0;
+}
+
+int ptxsim_memset(struct ptxsim_device *d, uint64_t dst, int value, size_t n)
+{
+    return isa_devmem_set(isa_device_mem(d->dev), dst, value, n, &d->last);
+}
+
+int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
+                  struct ptxsim_dim3 block, uint32_t dyn_shared, void *const *args)
+{
+    struct ptxsim_device *d = m->d;
+    struct isa_launch_stats st = {0};
+    struct isa_launch_desc ld;
+    uint32_t k = isa_program_find_kernel(m->prog, name);
+    int rc;
+
+    if (k == UINT32_MAX)
+        return ps_err_set(&d->last, PS_ENOTFOUND, "no kernel named '%s'", name);
+    memset(&ld, 0, sizeof(ld));
+    ld.kernel = k;
+    ld.grid[0] = grid.x, ld.grid[1] = grid.y, ld.grid[2] = grid.z;
+    ld.block[0] = block.x, ld.block[1] = block.y, ld.block[2] = block.z;
+    ld.dyn_shared = dyn_shared;
+    ld.args = args;
+    rc = isa_launch_run(m->prog, &ld, &st, &d->last);
+    d->warp_insts += st.warp_insts;
+    d->thread_insts += st.thread_insts;
+    if (rc && d->last.has_fault && !d->fault.code)
+        d->fault = d->last;
+    return rc;
+}
+
+int ptxsim_synchronize(struct ptxsim_device *d)
+{
+    return d->fault.code;
+}
+
+void ptxsim_clear_fault(struct ptxsim_device *d)
+{
+    ps_err_clear(&d->fault);
+}
+
+int ptxsim_last_error(const struct ptxsim_device *d)
+{
+    return d->last.code;
+}
+
+const struct ps_err *ptxsim_last_error_info(const struct ptxsim_device *d)
+{
+    return &d->last;
+}
+
+uint64_t ptxsim_warp_insts(const struct ptxsim_device *d)
+{
+    return d->warp_insts;
+}
+
+uint64_t ptxsim_thread_insts(const struct ptxsim_device *d)
+{
+    return d->thread_insts;
+}

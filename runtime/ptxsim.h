@@ -1,0 +1,81 @@
+/*
+ * ptxsim's small public C API: a simulated device, PTX modules loaded onto
+ * it, device memory, and kernel launches. The CUDA and OpenCL runtimes wrap
+ * it; `ptxsim exec` and the tests use it directly.
+ *
+ * Error model: every call returns 0 (PTXSIM_OK) or a negative code and
+ * records the code and a message on the device (ptxsim_last_error). A device
+ * fault during a launch (out-of-bounds or misaligned access, barrier
+ * deadlock, runaway kernel, trap) is also kept as the device's sticky fault,
+ * returned by ptxsim_synchronize, until ptxsim_clear_fault; the device and
+ * its memory stay usable. Launches complete before ptxsim_launch returns.
+ */
+#ifndef PTXSIM_RUNTIME_PTXSIM_H
+#define PTXSIM_RUNTIME_PTXSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/err.h"
+
+#define PTXSIM_OK 0
+
+struct ptxsim_device;
+struct ptxsim_module;
+
+struct ptxsim_options {
+    uint64_t insn_budget;      /* warp instructions per launch; 0 = unlimited */
+    uint32_t local_per_thread; /* stack bytes per thread for recursive kernels */
+    uint32_t shared_per_cta;   /* bytes */
+    uint32_t max_threads_per_cta;
+    uint32_t nsm;
+    uint64_t heap_bytes;       /* device malloc heap */
+    FILE *printf_out;          /* device printf output (default stdout) */
+};
+
+struct ptxsim_dim3 {
+    uint32_t x, y, z;
+};
+
+/* Fills o with the defaults (those of the GTX 480 configuration). */
+void ptxsim_options_default(struct ptxsim_options *o);
+
+int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **out);
+void ptxsim_device_destroy(struct ptxsim_device *d);
+
+/* Parses PTX text (len bytes, or up to a NUL) and loads it; name is used in messages. */
+int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, const char *name,
+                       struct ptxsim_module **out);
+int ptxsim_module_load_file(struct ptxsim_device *d, const char *path, struct ptxsim_module **out);
+void ptxsim_module_unload(struct ptxsim_module *m);
+/* Device address and size of a module's .global or .const variable. */
+int ptxsim_module_symbol(struct ptxsim_module *m, const char *name, uint64_t *addr, size_t *size);
+
+int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr);
+int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
+int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n);
+int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n);
+int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n);
+int ptxsim_memset(struct ptxsim_device *d, uint64_t dst, int value, size_t n);
+
+/*
+ * Runs kernel `name` of m. args holds one pointer per kernel parameter
+ * (as cudaLaunchKernel takes them). Returns 0, an API error (PS_EINVAL,
+ * PS_ENOTFOUND) or a device fault code.
+ */
+int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
+                  struct ptxsim_dim3 block, uint32_t dyn_shared, void *const *args);
+
+/* Returns the sticky fault of the device (0 if none). */
+int ptxsim_synchronize(struct ptxsim_device *d);
+void ptxsim_clear_fault(struct ptxsim_device *d);
+
+/* Last error code and message (with file:line for parse errors and faults). */
+int ptxsim_last_error(const struct ptxsim_device *d);
+const struct ps_err *ptxsim_last_error_info(const struct ptxsim_device *d);
+/* Totals since the device was created. */
+uint64_t ptxsim_warp_insts(const struct ptxsim_device *d);
+uint64_t ptxsim_thread_insts(const struct ptxsim_device *d);
+
+#endif
