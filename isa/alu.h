@@ -15,9 +15,10 @@
  *     instruction's width for every type (u32 x/0 = 0xffffffff, s32 x/0 = -1,
  *     x%0 likewise), which is what the 32-bit sequences ptxas emits return.
  *     INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0.
- *   - NaN results are canonical: 0x7fffffff (f32), 0x7fffffffffffffff (f64),
- *     0x7fff (f16, bf16). f32 abs/neg canonicalise a NaN input like the
- *     hardware's FADD; f64/f16/bf16 abs/neg only touch the sign bit.
+ *   - NaN results of arithmetic are canonical: 0x7fffffff (f32, as the CUDA
+ *     guide states), 0x7fffffffffffffff (f64), 0x7fff (f16, bf16).
+ *     abs/neg/copysign only touch the sign bit, except that f64 abs/neg
+ *     pass a NaN through unchanged (CUDA guide, floating-point standard).
  *   - .approx functions (sin, cos, lg2, ex2, tanh, rsqrt, rcp.approx) return
  *     the host libm value computed in double (long double for f64 rsqrt)
  *     rounded to nearest in the destination type, with the special cases of
@@ -29,6 +30,14 @@
  *     rounding, to zero of the same sign.
  *   - .cc on sub/subc stores the borrow (PTX: "borrow-out written to
  *     CC.CF"); subc consumes it as a borrow.
+ *   - .rz/.rm/.rp on f32/f64 switch the host rounding mode around the lane
+ *     loop (and restore it); everything else assumes the default
+ *     round-to-nearest environment.
+ *
+ * Not implemented (PS_ENOTSUP): lop3 with a .BoolOp predicate output,
+ * cvt.rs (random rounding), the fp8/fp6/fp4 and ue8m0 cvt forms, the scalar
+ * video instructions (vadd, vmad, vset, ...) and vset2/vset4; the SIMD
+ * video instructions run with their default selectors and mask only.
  */
 #ifndef PTXSIM_ISA_ALU_H
 #define PTXSIM_ISA_ALU_H

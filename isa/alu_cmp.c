@@ -23,7 +23,7 @@
     }                                                                                            \
     return 0
 
-static int cmp_int(uint8_t *r, const struct isa_alu_args *a, unsigned w, unsigned sh, bool sgn)
+static int cmp_int(uint64_t *r, const struct isa_alu_args *a, unsigned w, unsigned sh, bool sgn)
 {
     const uint64_t *s0 = a->s[0], *s1 = a->s[1];
     uint64_t wm = alu_wmask(w), flip = sgn ? UINT64_C(1) << (w - 1) : 0;
@@ -72,19 +72,19 @@ static int cmp_int(uint8_t *r, const struct isa_alu_args *a, unsigned w, unsigne
 #define LD_F64(p, l) alu_f64((p)[l])
 #define LD_ARR(p, l) (p)[l]
 
-static int cmp_f32(uint8_t *r, const uint64_t *s0, const uint64_t *s1, uint32_t m, unsigned cmp,
+static int cmp_f32(uint64_t *r, const uint64_t *s0, const uint64_t *s1, uint32_t m, unsigned cmp,
                    bool ftz)
 {
     CMP_FP_ALL(float, LD_F32)
 }
 
-static int cmp_f64(uint8_t *r, const uint64_t *s0, const uint64_t *s1, uint32_t m, unsigned cmp)
+static int cmp_f64(uint64_t *r, const uint64_t *s0, const uint64_t *s1, uint32_t m, unsigned cmp)
 {
     CMP_FP_ALL(double, LD_F64)
 }
 
 /* f16/bf16 elements at bit sh, widened to double first (.ftz flushes f16). */
-static int cmp_f16(uint8_t *r, const struct isa_alu_args *a, unsigned t, unsigned sh)
+static int cmp_f16(uint64_t *r, const struct isa_alu_args *a, unsigned t, unsigned sh)
 {
     double s0[ISA_ALU_LANES], s1[ISA_ALU_LANES];
     enum isa_fmt f = (t == ISA_TYPE_F16 || t == ISA_TYPE_F16X2) ? ISA_FMT_F16 : ISA_FMT_BF16;
@@ -93,16 +93,23 @@ static int cmp_f16(uint8_t *r, const struct isa_alu_args *a, unsigned t, unsigne
     uint32_t m = a->mask;
 
     ALU_FOR(m) {
-        uint32_t x = (uint32_t)(a->s[0][l] >> sh) & 0xffff, y = (uint32_t)(a->s[1][l] >> sh) & 0xffff;
+        uint32_t x = (uint32_t)(a->s[0][l] >> sh) & 0xffff;
+        uint32_t y = (uint32_t)(a->s[1][l] >> sh) & 0xffff;
 
-        s0[l] = isa_half_to_double(ftz ? isa_half_ftz_f16(x) : x, f);
-        s1[l] = isa_half_to_double(ftz ? isa_half_ftz_f16(y) : y, f);
+
+        if (f == ISA_FMT_BF16) {
+            s0[l] = isa_half_bf16_to_double(x);
+            s1[l] = isa_half_bf16_to_double(y);
+        } else {
+            s0[l] = isa_half_f16_to_double(ftz ? isa_half_ftz_f16(x) : x);
+            s1[l] = isa_half_f16_to_double(ftz ? isa_half_ftz_f16(y) : y);
+        }
     }
     CMP_FP_ALL(double, LD_ARR)
 }
 
 /* r[l] = (a cmp b) for the element of type t at bit offset sh. */
-static int compare(const struct isa_alu_args *a, unsigned t, unsigned sh, uint8_t *r)
+static int compare(const struct isa_alu_args *a, unsigned t, unsigned sh, uint64_t *r)
 {
     unsigned kind = alu_tkind(t), cmp = a->in->cmp;
 
@@ -121,7 +128,7 @@ static int compare(const struct isa_alu_args *a, unsigned t, unsigned sh, uint8_
 }
 
 /* BoolOp(t, c) with c from s[2] (already inverted for !c). */
-static void combine(uint8_t *r, const struct isa_alu_args *a, bool invert)
+static void combine(uint64_t *r, const struct isa_alu_args *a, bool invert)
 {
     const uint64_t *c = a->s[2];
 
@@ -129,9 +136,9 @@ static void combine(uint8_t *r, const struct isa_alu_args *a, bool invert)
         ALU_FOR(a->mask) r[l] ^= 1;
     }
     switch (a->in->boolop) {
-    case ISA_BOOL_AND: ALU_FOR(a->mask) r[l] &= (uint8_t)(c[l] & 1); break;
-    case ISA_BOOL_OR: ALU_FOR(a->mask) r[l] |= (uint8_t)(c[l] & 1); break;
-    case ISA_BOOL_XOR: ALU_FOR(a->mask) r[l] ^= (uint8_t)(c[l] & 1); break;
+    case ISA_BOOL_AND: ALU_FOR(a->mask) r[l] &= c[l] & 1; break;
+    case ISA_BOOL_OR: ALU_FOR(a->mask) r[l] |= c[l] & 1; break;
+    case ISA_BOOL_XOR: ALU_FOR(a->mask) r[l] ^= c[l] & 1; break;
     default: break;
     }
 }
@@ -146,9 +153,17 @@ static int cmp_setp(struct isa_alu_args *a)
 {
     const struct isa_instr *in = a->in;
     unsigned t = in->types[0];
-    uint8_t p[ISA_ALU_LANES], q[ISA_ALU_LANES];
+    uint64_t p[ISA_ALU_LANES], q[ISA_ALU_LANES];
     int rc;
 
+    if (!in->boolop && !is_x2(t)) { /* the common form: p = t, q = !t */
+        if ((rc = compare(a, t, 0, a->d)))
+            return rc;
+        if (a->d2) {
+            ALU_FOR(a->mask) a->d2[l] = a->d[l] ^ 1;
+        }
+        return 0;
+    }
     if ((rc = compare(a, t, 0, p)))
         return rc;
     if (is_x2(t) && (rc = compare(a, t, 16, q)))
@@ -180,7 +195,7 @@ static int cmp_set(struct isa_alu_args *a)
 {
     const struct isa_instr *in = a->in;
     unsigned dt = in->types[0], st = in->ntypes > 1 ? in->types[1] : dt;
-    uint8_t lo[ISA_ALU_LANES], hi[ISA_ALU_LANES];
+    uint64_t lo[ISA_ALU_LANES], hi[ISA_ALU_LANES];
     uint64_t one = set_true(dt, is_x2(st));
     int rc;
 

@@ -142,6 +142,10 @@ static inline uint64_t cvt_ff(const struct cctx *c, uint64_t x)
         return ffin(c, v != v ? ISA_F64_NAN : alu_b64(v));
     if (c->dt == ISA_TYPE_F32 && c->st != ISA_TYPE_F64) /* exact: f16/bf16/f32 fit in f32 */
         return ffin(c, v != v ? ISA_F32_NAN : alu_b32((float)v));
+    if (c->st == ISA_TYPE_F32 && rnd == ISA_RND_RN && c->dt == ISA_TYPE_F16)
+        return ffin(c, isa_half_f16_from_f32_rn((uint32_t)alu_b32((float)v)));
+    if (c->st == ISA_TYPE_F32 && rnd == ISA_RND_RN && c->dt == ISA_TYPE_BF16)
+        return ffin(c, isa_half_bf16_from_f32_rn((uint32_t)alu_b32((float)v)));
     return ffin(c, isa_half_from_double(v, fmt_of(c->dt), rnd));
 }
 
@@ -197,8 +201,10 @@ int isa_alu_exec_cvt(struct isa_alu_args *a)
                      alu_has(in, ISA_MOD_RELU), alu_mod(in, ISA_CAT_SATFINITE) != 0, 0.0};
     bool dfp, sfp;
 
-    if (!in->ntypes || !a->s[0])
-        return in->ntypes ? PS_EINVAL : PS_ENOTSUP;
+    if (!in->ntypes || in->round == ISA_RND_RS) /* .rs needs the rbits operand */
+        return PS_ENOTSUP;
+    if (!a->s[0])
+        return PS_EINVAL;
     if ((dt == ISA_TYPE_F16X2 || dt == ISA_TYPE_BF16X2) && st == ISA_TYPE_F32) {
         c.st = st;
         c.rnd = c.rnd ? c.rnd : ISA_RND_RN;

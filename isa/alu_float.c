@@ -41,30 +41,36 @@ static inline uint64_t fin64(double r)
     return r != r ? ISA_F64_NAN : alu_b64(r);
 }
 
-/* Switches the host to a directed rounding mode; returns whether it did. */
-static bool round_push(unsigned rnd)
+/*
+ * Switches the host to a directed rounding mode for one lane loop; returns
+ * the mode to restore, or -1 when nothing changed. Each loop stores its
+ * results to memory before round_pop() (an opaque call), so the compiler
+ * cannot move the rounded operations past the switch.
+ */
+static int round_push(unsigned rnd)
 {
-    int mode;
+    int mode, prev;
 
     switch (rnd) {
     case ISA_RND_RZ: mode = FE_TOWARDZERO; break;
     case ISA_RND_RM: mode = FE_DOWNWARD; break;
     case ISA_RND_RP: mode = FE_UPWARD; break;
-    default: return false;
+    default: return -1;
     }
-    return fesetround(mode) == 0;
+    prev = fegetround();
+    return fesetround(mode) == 0 ? prev : -1;
 }
 
-static void round_pop(bool pushed)
+static void round_pop(int prev)
 {
-    if (pushed)
-        fesetround(FE_TONEAREST);
+    if (prev >= 0)
+        fesetround(prev);
 }
 
 /* add, sub, mul, fma/mad (.f32): rounded once in the instruction's direction. */
 static int f32_arith(enum isa_op op, const struct fctx *c, unsigned rnd)
 {
-    bool pushed = round_push(rnd);
+    int pushed = round_push(rnd);
 
     switch (op) {
     case ISA_OP_ADD: ALU_FOR(c->m) c->d[l] = fin32(LD32(c->x) + LD32(c->y), c->ftz, c->sat); break;
@@ -80,7 +86,7 @@ static int f32_arith(enum isa_op op, const struct fctx *c, unsigned rnd)
 
 static int f64_arith(enum isa_op op, const struct fctx *c, unsigned rnd)
 {
-    bool pushed = round_push(rnd);
+    int pushed = round_push(rnd);
 
     switch (op) {
     case ISA_OP_ADD: ALU_FOR(c->m) c->d[l] = fin64(LD64(c->x) + LD64(c->y)); break;
@@ -109,7 +115,7 @@ static inline float div_approx(float x, float y)
 static int f32_divsqrt(enum isa_op op, const struct fctx *c, const struct isa_instr *in)
 {
     bool approx = in->prec == ISA_PREC_APPROX;
-    bool pushed = in->prec ? false : round_push(in->round);
+    int pushed = in->prec ? -1 : round_push(in->round);
 
     switch (op) {
     case ISA_OP_DIV:
@@ -209,21 +215,30 @@ static int f_minmax(struct isa_alu_args *a, const struct fctx *c, bool f64, bool
     return 0;
 }
 
-/* abs, neg, copysign: sign-bit operations (f32 abs/neg canonicalise NaN, see isa/alu.h). */
+/*
+ * abs, neg, copysign: sign-bit operations. Following the CUDA programming
+ * guide (floating-point standard), f32 abs/neg act on the sign of a NaN as
+ * IEEE 754 says, while f64 abs/neg pass a NaN through unchanged.
+ */
 static int f_sign(enum isa_op op, const struct fctx *c, bool f64)
 {
-    uint64_t sb = f64 ? UINT64_C(0x8000000000000000) : 0x80000000u;
+    const uint64_t inf64 = UINT64_C(0x7ff0000000000000), sb64 = UINT64_C(0x8000000000000000);
 
     if (op == ISA_OP_COPYSIGN) { /* d = b with the sign of a */
+        uint64_t sb = f64 ? sb64 : 0x80000000u;
+
         ALU_FOR(c->m) c->d[l] = (c->y[l] & ~sb) | (c->x[l] & sb);
     } else if (f64) {
-        ALU_FOR(c->m) c->d[l] = op == ISA_OP_ABS ? c->x[l] & ~sb : c->x[l] ^ sb;
+        ALU_FOR(c->m) {
+            uint64_t x = c->x[l];
+
+            c->d[l] = (x & ~sb64) > inf64 ? x : op == ISA_OP_ABS ? x & ~sb64 : x ^ sb64;
+        }
     } else {
         ALU_FOR(c->m) {
             uint32_t x = c->ftz ? alu_ftz32((uint32_t)c->x[l]) : (uint32_t)c->x[l];
 
-            x = op == ISA_OP_ABS ? x & 0x7fffffffu : x ^ 0x80000000u;
-            c->d[l] = (x & 0x7fffffffu) > 0x7f800000u ? ISA_F32_NAN : x;
+            c->d[l] = op == ISA_OP_ABS ? x & 0x7fffffffu : x ^ 0x80000000u;
         }
     }
     return 0;

@@ -20,9 +20,9 @@ static inline double hload(const struct hctx *h, uint64_t b)
 {
     uint32_t v = (uint32_t)b & 0xffff;
 
-    if (h->ftz)
-        v = h->fmt == ISA_FMT_F16 ? isa_half_ftz_f16(v) : isa_half_ftz_bf16(v);
-    return isa_half_to_double(v, h->fmt);
+    if (h->fmt == ISA_FMT_BF16)
+        return isa_half_bf16_to_double(h->ftz ? isa_half_ftz_bf16(v) : v);
+    return isa_half_f16_to_double(h->ftz ? isa_half_ftz_f16(v) : v);
 }
 
 /* Rounds r into the format and applies .ftz, .sat and .relu to the bits. */

@@ -73,12 +73,14 @@ static int int_add(struct isa_alu_args *a, const struct ictx *c, bool sub, bool 
     } else if (in->sat && c->sgn && c->w == 32) {
         ALU_FOR(c->m) {
             int64_t x = alu_sext(c->x[l], 32), y = alu_sext(c->y[l], 32);
+
             c->d[l] = (uint32_t)clamp_s32(sub ? x - y : x + y);
         }
     } else if (in->types[0] == ISA_TYPE_U16X2 || in->types[0] == ISA_TYPE_S16X2) {
         ALU_FOR(c->m) {
-            uint64_t x = c->x[l], y = c->y[l];
-            uint64_t lo = sub ? x - y : x + y, hi = sub ? (x >> 16) - (y >> 16) : (x >> 16) + (y >> 16);
+            uint64_t x = c->x[l], y = c->y[l], xh = x >> 16, yh = y >> 16;
+            uint64_t lo = sub ? x - y : x + y, hi = sub ? xh - yh : xh + yh;
+
             c->d[l] = (lo & 0xffff) | (hi & 0xffff) << 16;
         }
     } else if (sub) {
@@ -129,11 +131,13 @@ static int int_mad(struct isa_alu_args *a, const struct ictx *c, bool cin)
     } else if (in->sat && c->sgn && c->w == 32) {
         ALU_FOR(c->m) {
             int64_t p = alu_sext(mul_part(c->x[l], c->y[l], 32, true, mode), 32);
+
             c->d[l] = (uint32_t)clamp_s32(p + alu_sext(c->z[l], 32));
         }
     } else {
         ALU_FOR(c->m) {
             uint64_t p = mul_part(c->x[l], c->y[l], c->w, c->sgn, mode);
+
             c->d[l] = add_cc(p, c->z[l], cin ? a->cc[l] & 1 : 0, rw, false, &co);
             if (in->cc)
                 a->cc[l] = co;
@@ -388,7 +392,8 @@ static int int_bmsk(struct isa_alu_args *a, const struct ictx *c)
     ALU_FOR(c->m) {
         uint64_t pa = c->x[l] & 0xffffffff, pb = c->y[l] & 0xffffffff;
         uint64_t a1 = pa & 0x1f, b1 = pb & 0x1f, sum = a1 + b1;
-        uint64_t m0 = (UINT64_C(0xffffffff) << a1) & 0xffffffff, m1 = (UINT64_C(0xffffffff) << sum) & 0xffffffff;
+        uint64_t m0 = (UINT64_C(0xffffffff) << a1) & 0xffffffff;
+        uint64_t m1 = (UINT64_C(0xffffffff) << sum) & 0xffffffff;
 
         if (clamp && pa >= 32)
             m0 = 0;

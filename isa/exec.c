@@ -235,6 +235,29 @@ static enum isa_type src_type(const struct isa_instr *in, unsigned k)
     }
 }
 
+/*
+ * Results come back zero-extended in the instruction's type. A narrower
+ * register keeps only its width; a wider one receiving a signed cvt result is
+ * sign-extended (PTX ISA "operand size exceeding instruction-type size").
+ */
+static void fit_register(struct xctx *x, const struct isa_operand *d, uint64_t *v)
+{
+    const struct isa_type_info *ri = isa_type_info((enum isa_type)x->f->regs[d->a].type);
+    const struct isa_type_info *ti = isa_type_info((enum isa_type)x->in->types[0]);
+    uint64_t wm = width_mask(ri->bits);
+
+    if (ri->bits < ti->bits) {
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+            v[l] &= wm;
+    } else if (x->in->op == ISA_OP_CVT && ti->kind == ISA_TK_SINT && ri->bits > ti->bits) {
+        uint64_t sign = UINT64_C(1) << (ti->bits - 1), ext = ~width_mask(ti->bits) & wm;
+
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+            if ((x->exec >> l & 1) && (v[l] & sign))
+                v[l] |= ext;
+    }
+}
+
 static int exec_alu(struct xctx *x)
 {
     uint64_t tmp[4][ISA_WARP_SIZE], scratch[ISA_WARP_SIZE], scratch2[ISA_WARP_SIZE];
@@ -257,10 +280,8 @@ static int exec_alu(struct xctx *x)
                          isa_op_info((enum isa_op)x->in->op)->name);
     if (a.d == scratch && d->kind == ISA_OPND_REG)
         x_write(x, d, x->exec, scratch);
-    else if (d->kind == ISA_OPND_REG &&
-             isa_type_info((enum isa_type)x->f->regs[d->a].type)->bits <
-                 isa_type_info((enum isa_type)x->in->types[0])->bits)
-        x_write(x, d, x->exec, a.d); /* re-mask to a narrower register */
+    else if (d->kind == ISA_OPND_REG)
+        fit_register(x, d, a.d);
     return 0;
 }
 
@@ -353,6 +374,8 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     x.active = top->mask & w->live;
     x.exec = x.active & guard_mask(&x);
     x.info = info;
+    x.hit_lo = x.hit_hi = 0;
+    x.hit_data = NULL;
     op = (enum isa_op)x.in->op;
     w->insts++;
     x.L->warp_insts++;

@@ -279,6 +279,10 @@ static int builtin_vprintf(struct xctx *x, const struct isa_operand *rets,
     struct ps_err err;
     int n;
 
+    if (!fa) { /* CUDA: printf returns -1 for a NULL format */
+        set_ret(x, rets, lane, (uint64_t)(int64_t)-1);
+        return 0;
+    }
     if (read_str(&sc, fa, fmt, sizeof(fmt)))
         return isa_fault(x->w, lane, PS_EFAULT, fa, "printf format string at 0x%llx is not readable",
                          (unsigned long long)fa);
@@ -399,6 +403,10 @@ static int enter(struct xctx *x, uint32_t fidx, const struct isa_operand *args, 
         w->fr_cap = w->fr_cap * 2 + 4;
         x->fr = &w->fr[w->nfr - 1];
     }
+    /* Resume after the call; lanes of other indirect targets re-run it first. */
+    w->st[w->sp - 1].pc = x->pc + 1;
+    if (mask != x->exec && push(w, x->pc, x->pc + 1, x->active & ~mask))
+        return isa_fault(w, 0, PS_ENOMEM, 0, "out of memory");
     nf = (struct isa_frame){fidx, x->pc, w->sp, local_base, w->regs_used};
     memset(w->regs + w->regs_used, 0, (need - w->regs_used) * sizeof(uint64_t));
     for (uint32_t i = 0; args && i < args->n && i < ci->f->nparams; i++) {
@@ -476,9 +484,6 @@ static int exec_call(struct xctx *x)
             return rc ? rc : isa_fault(w, 0, PS_ENOTSUP, 0, "divergent indirect call of a builtin");
         return x_advance(x);
     }
-    w->st[w->sp - 1].pc = x->pc + 1;
-    if (group != x->exec && push(w, x->pc, x->pc + 1, x->active & ~group))
-        return isa_fault(w, 0, PS_ENOMEM, 0, "out of memory");
     return enter(x, fidx, args, group);
 }
 

@@ -23,6 +23,9 @@ struct xctx {
     uint32_t active; /* SIMT mask of live lanes */
     uint32_t exec;   /* active and guard true */
     struct isa_step_info *info;
+    /* Last global allocation hit, so a warp's lanes skip the allocation search. */
+    uint64_t hit_lo, hit_hi;
+    uint8_t *hit_data;
 };
 
 static inline uint64_t *x_reg(const struct xctx *x, uint32_t slot)

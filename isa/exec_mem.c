@@ -8,6 +8,7 @@
 
 #include "isa/devmem.h"
 #include "isa/exec_int.h"
+#include "isa/half.h"
 
 bool x_is_mem(enum isa_op op)
 {
@@ -97,6 +98,8 @@ static void addresses(struct xctx *x, const struct isa_operand *o, uint8_t *spac
         base = x_sym_addr(x, o->symscope, o->a, &sym_space);
         if (*space == ISA_SPACE_GENERIC)
             base = to_generic(sym_space, base);
+        else if (*space == ISA_SPACE_PARAM)
+            *space = sym_space; /* a call's .param arguments live in the caller's frame */
     }
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
         addr[l] = base + (uint64_t)o->v.i;
@@ -148,7 +151,18 @@ static uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, 
             p = x->L->params + a;
         break;
     default:
-        p = isa_devmem_ptr(x->p->dev->mem, a, size);
+        if (a >= x->hit_lo && a < x->hit_hi && size <= x->hit_hi - a) {
+            p = x->hit_data + (a - x->hit_lo);
+        } else {
+            const struct isa_alloc *al = isa_devmem_find(x->p->dev->mem, a, size);
+
+            if (al) {
+                x->hit_lo = al->addr;
+                x->hit_hi = al->addr + al->size;
+                x->hit_data = al->data;
+                p = al->data + (a - al->addr);
+            }
+        }
         break;
     }
     if (!p)
@@ -300,6 +314,25 @@ static int64_t sx(uint64_t v, unsigned bits)
     return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
 
+/* Sum of two f16/bf16 values (the low 16 bits), rounded to nearest even. */
+static uint64_t half_add(uint64_t a, uint64_t b, enum isa_fmt fmt)
+{
+    double x = isa_half_to_double(a & 0xffff, fmt), y = isa_half_to_double(b & 0xffff, fmt);
+
+    return isa_half_from_double(isa_half_add_odd(x, y), fmt, ISA_RND_RN);
+}
+
+/* atom.add on .f16, .bf16, .f16x2 and .bf16x2 (each half added separately). */
+static uint64_t half_atom_add(enum isa_type t, uint64_t old, uint64_t b)
+{
+    enum isa_fmt fmt = (t == ISA_TYPE_BF16 || t == ISA_TYPE_BF16X2) ? ISA_FMT_BF16 : ISA_FMT_F16;
+    uint64_t lo = half_add(old, b, fmt);
+
+    if (t == ISA_TYPE_F16 || t == ISA_TYPE_BF16)
+        return lo;
+    return lo | half_add(old >> 16, b >> 16, fmt) << 16;
+}
+
 /* New memory value of an atomic operation (PTX ISA "atom" semantics). */
 static uint64_t atom_apply(const struct isa_instr *in, uint64_t old, uint64_t b, uint64_t c)
 {
@@ -307,6 +340,10 @@ static uint64_t atom_apply(const struct isa_instr *in, uint64_t old, uint64_t b,
     const struct isa_type_info *ti = isa_type_info(t);
     bool is_f = ti->kind == ISA_TK_FLOAT, is_s = ti->kind == ISA_TK_SINT;
     uint64_t m = width_mask(ti->bits);
+
+    if (in->atomop == ISA_ATOM_ADD && (t == ISA_TYPE_F16 || t == ISA_TYPE_BF16 ||
+                                       t == ISA_TYPE_F16X2 || t == ISA_TYPE_BF16X2))
+        return half_atom_add(t, old, b);
 
     switch (in->atomop) {
     case ISA_ATOM_AND: return old & b;
@@ -352,7 +389,7 @@ static int exec_atom(struct xctx *x)
     uint8_t space;
     int rc = 0;
 
-    if (x->in->vec || size > 8 || (x->in->atomop == ISA_ATOM_ADD && size < 4))
+    if (x->in->vec || size > 8 || size < 2)
         return isa_fault(x->w, 0, PS_ENOTSUP, 0, "this form of '%s' is not supported",
                          is_red ? "red" : "atom");
     if (x->in->atomop == ISA_ATOM_CAS)

@@ -54,7 +54,11 @@ static int exec_bar(struct xctx *x)
     b = &w->cta->bar[id];
     if (count)
         b->expected = count;
-    b->arrived_threads += (uint32_t)__builtin_popcount(w->exists);
+    /* bar.sync is .aligned: the warp arrives as a whole. barrier.sync counts the lanes that
+       execute it; lanes elsewhere in the warp cannot run until release (no independent
+       thread scheduling), so a CTA relying on that reports a deadlock. */
+    b->arrived_threads += (uint32_t)__builtin_popcount(
+        in->op == ISA_OP_BAR || has_mod(in, ISA_MOD_ALIGNED) ? w->live : x->exec);
     if (red) {
         const uint64_t *pv = x_src(x, &x->ops[in->nops - 1], ISA_TYPE_PRED, tmp);
 
@@ -83,13 +87,14 @@ static int exec_bar(struct xctx *x)
 
 static bool bar_complete(const struct isa_cta *c, const struct isa_bar *b)
 {
-    uint32_t not_done = 0;
+    uint32_t live = 0;
 
     if (b->expected)
         return b->arrived_threads >= b->expected;
     for (uint32_t i = 0; i < c->nwarps; i++)
-        not_done += c->warps[i].state != ISA_WARP_DONE;
-    return b->waiting_warps && b->waiting_warps >= not_done;
+        if (c->warps[i].state != ISA_WARP_DONE)
+            live += (uint32_t)__builtin_popcount(c->warps[i].live);
+    return b->waiting_warps && b->arrived_threads >= live;
 }
 
 static void deliver_red(struct isa_warp *w, const struct isa_bar *b)
@@ -202,10 +207,12 @@ static int exec_shfl(struct xctx *x)
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
         uint32_t bv = (uint32_t)b[l] & 31, cv = (uint32_t)c[l] & 31, seg = (uint32_t)c[l] >> 8 & 31;
         uint32_t maxl = (l & seg) | (cv & ~seg), minl = l & seg, j;
+
+        /* PTX ISA "shfl.sync": for .up, maxLane is the lower bound. */
         bool ok;
 
         switch (x->in->shfl) {
-        case ISA_SHFL_UP: j = l - bv; ok = (int32_t)j >= (int32_t)minl; break;
+        case ISA_SHFL_UP: j = l - bv; ok = (int32_t)j >= (int32_t)maxl; break;
         case ISA_SHFL_DOWN: j = l + bv; ok = j <= maxl; break;
         case ISA_SHFL_BFLY: j = l ^ bv; ok = j <= maxl; break;
         default: j = minl | (bv & ~seg); ok = j <= maxl; break;

@@ -121,19 +121,14 @@ uint64_t isa_half_from_double(double x, enum isa_fmt fmt, int rnd)
 
 double isa_half_to_double(uint64_t h, enum isa_fmt fmt)
 {
-    uint32_t u, e, m;
+    uint32_t u;
     float f;
 
     switch (fmt) {
     case ISA_FMT_F64:
         return dbl_of(h);
     case ISA_FMT_F16:
-        e = (uint32_t)h >> 10 & 0x1f;
-        m = (uint32_t)h & 0x3ff;
-        if (e == 0) /* zero or subnormal: m * 2^-24, exact */
-            return (h & 0x8000 ? -1.0 : 1.0) * (double)m * 0x1p-24;
-        u = ((uint32_t)h & 0x8000) << 16 | (e == 0x1f ? 0xffu : e + 112) << 23 | m << 13;
-        break;
+        return isa_half_f16_to_double((uint32_t)h & 0xffff);
     case ISA_FMT_BF16:
         u = (uint32_t)h << 16;
         break;

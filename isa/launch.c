@@ -296,7 +296,13 @@ static int deadlock(struct isa_cta *c)
     return isa_fault(&c->warps[0], 0, PS_EDEADLOCK, 0, "barrier deadlock");
 }
 
-/* Runs one CTA to completion: each warp runs until it waits or finishes, round robin. */
+/*
+ * Warps take turns of at most this many instructions, so a warp spinning on a
+ * flag another warp sets still finishes.
+ */
+#define SLICE 1024
+
+/* Runs one CTA to completion, warps round robin. */
 static int run_cta(struct isa_cta *c, uint64_t budget)
 {
     struct isa_launch *L = c->L;
@@ -308,7 +314,7 @@ static int run_cta(struct isa_cta *c, uint64_t budget)
             struct isa_warp *w = &c->warps[i];
             int rc;
 
-            while (w->state == ISA_WARP_READY) {
+            for (uint32_t n = 0; n < SLICE && w->state == ISA_WARP_READY; n++) {
                 progress = true;
                 if ((rc = isa_warp_step(w, NULL)))
                     return rc;

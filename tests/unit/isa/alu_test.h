@@ -110,22 +110,21 @@ static inline void run_cases_f(const char *instr, const struct vc *cs, unsigned 
             fail_msg("'%s' case %u: d2 = 0x%llx, expected 0x%llx", instr, l / 2,
                      (unsigned long long)d2[l], (unsigned long long)(on ? c->d2 : SENTINEL));
         if ((flags & CHK_CC) && cc[l] != (on ? c->co : 0x77))
-            fail_msg("'%s' case %u: carry %u, expected %u", instr, l / 2, cc[l],
-                     on ? c->co : 0x77);
+            fail_msg("'%s' case %u: carry %u, expected %u", instr, l / 2, cc[l], on ? c->co : 0x77);
     }
     isa_module_destroy(m);
 }
 
-#define RUN(instr, ...)                                                                          \
-    do {                                                                                         \
-        static const struct vc cs_[] = {__VA_ARGS__};                                           \
-        run_cases_f(instr, cs_, sizeof(cs_) / sizeof(cs_[0]), 0);                               \
+#define RUN(instr, ...)                                                                            \
+    do {                                                                                           \
+        static const struct vc cs_[] = {__VA_ARGS__};                                              \
+        run_cases_f(instr, cs_, sizeof(cs_) / sizeof(cs_[0]), 0);                                  \
     } while (0)
 
-#define RUN_F(instr, flags, ...)                                                                 \
-    do {                                                                                         \
-        static const struct vc cs_[] = {__VA_ARGS__};                                           \
-        run_cases_f(instr, cs_, sizeof(cs_) / sizeof(cs_[0]), flags);                           \
+#define RUN_F(instr, flags, ...)                                                                   \
+    do {                                                                                           \
+        static const struct vc cs_[] = {__VA_ARGS__};                                              \
+        run_cases_f(instr, cs_, sizeof(cs_) / sizeof(cs_[0]), flags);                              \
     } while (0)
 
 /* The return code of isa_alu_exec for instr on one lane of zeros. */

@@ -9,7 +9,8 @@ static void test_alu_add_sub_wrap_and_sat(void **state)
     (void)state;
     RUN("add.s32 %r0, %r1, %r2;", {.a = 0x7fffffff, .b = 1, .d = 0x80000000},
         {.a = 0xffffffff, .b = 1, .d = 0}, {.a = 5, .b = 0xfffffffd, .d = 2});
-    RUN("add.u16 %h0, %h1, %h2;", {.a = 0xffff, .b = 1, .d = 0}, {.a = 0x1234, .b = 0x1111, .d = 0x2345});
+    RUN("add.u16 %h0, %h1, %h2;", {.a = 0xffff, .b = 1, .d = 0},
+        {.a = 0x1234, .b = 0x1111, .d = 0x2345});
     RUN("add.s64 %rd0, %rd1, %rd2;", {.a = UINT64_MAX, .b = 1, .d = 0},
         {.a = 0x7fffffffffffffff, .b = 1, .d = 0x8000000000000000});
     RUN("add.sat.s32 %r0, %r1, %r2;", {.a = 0x7fffffff, .b = 1, .d = 0x7fffffff},
@@ -29,8 +30,7 @@ static void test_alu_carry_chains(void **state)
     /* low words: lane 0 carries, lane 1 does not */
     RUN_F("add.cc.u32 %r0, %r1, %r2;", CHK_CC, {.a = 0xffffffff, .b = 1, .d = 0, .co = 1},
           {.a = 1, .b = 2, .d = 3, .co = 0});
-    RUN_F("addc.cc.u32 %r0, %r1, %r2;", CHK_CC,
-          {.a = 0xffffffff, .b = 0, .ci = 1, .d = 0, .co = 1},
+    RUN_F("addc.cc.u32 %r0, %r1, %r2;", CHK_CC, {.a = 0xffffffff, .b = 0, .ci = 1, .d = 0, .co = 1},
           {.a = 0xfffffffe, .b = 1, .ci = 0, .d = 0xffffffff, .co = 0},
           {.a = 0xffffffff, .b = 0xffffffff, .ci = 1, .d = 0xffffffff, .co = 1});
     /* addc without .cc leaves the flag alone */
@@ -58,12 +58,14 @@ static void test_alu_mul_parts_and_signs(void **state)
     RUN("mul.lo.s32 %r0, %r1, %r2;", {.a = 0x10000, .b = 0x10000, .d = 0},
         {.a = 0xffffffff, .b = 3, .d = 0xfffffffd});
     RUN("mul.hi.s32 %r0, %r1, %r2;", {.a = 0x10000, .b = 0x10000, .d = 1},
-        {.a = 0xffffffff, .b = 1, .d = 0xffffffff}, {.a = 0x80000000, .b = 0x80000000, .d = 0x40000000});
+        {.a = 0xffffffff, .b = 1, .d = 0xffffffff},
+        {.a = 0x80000000, .b = 0x80000000, .d = 0x40000000});
     RUN("mul.hi.u32 %r0, %r1, %r2;", {.a = 0xffffffff, .b = 0xffffffff, .d = 0xfffffffe},
         {.a = 0xffffffff, .b = 1, .d = 0});
     RUN("mul.wide.s32 %rd0, %r1, %r2;", {.a = 0xfffffffe, .b = 3, .d = 0xfffffffffffffffa},
         {.a = 0x80000000, .b = 0x80000000, .d = 0x4000000000000000});
-    RUN("mul.wide.u32 %rd0, %r1, %r2;", {.a = 0xffffffff, .b = 0xffffffff, .d = 0xfffffffe00000001});
+    RUN("mul.wide.u32 %rd0, %r1, %r2;",
+        {.a = 0xffffffff, .b = 0xffffffff, .d = 0xfffffffe00000001});
     RUN("mul.wide.s16 %r0, %h1, %h2;", {.a = 0xffff, .b = 0xffff, .d = 1},
         {.a = 0x8000, .b = 0x7fff, .d = 0xc0008000});
     RUN("mul.wide.u16 %r0, %h1, %h2;", {.a = 0xffff, .b = 0xffff, .d = 0xfffe0001});
@@ -90,8 +92,10 @@ static void test_alu_mad_forms(void **state)
         {.a = 0x7fffffff, .b = 0x7fffffff, .c = 1, .d = 0x40000000});
     /* extended-precision multiply (PTX ISA madc example) */
     RUN_F("mad.lo.cc.u32 %r0, %r1, %r2, %r3;", CHK_CC,
-          {.a = 0xffffffff, .b = 1, .c = 1, .d = 0, .co = 1}, {.a = 2, .b = 3, .c = 4, .d = 10, .co = 0});
-    RUN_F("madc.hi.u32 %r0, %r1, %r2, %r3;", CHK_CC, {.a = 2, .b = 3, .c = 5, .ci = 1, .d = 6, .co = 1},
+          {.a = 0xffffffff, .b = 1, .c = 1, .d = 0, .co = 1},
+          {.a = 2, .b = 3, .c = 4, .d = 10, .co = 0});
+    RUN_F("madc.hi.u32 %r0, %r1, %r2, %r3;", CHK_CC,
+          {.a = 2, .b = 3, .c = 5, .ci = 1, .d = 6, .co = 1},
           {.a = 0x80000000, .b = 4, .c = 5, .ci = 0, .d = 7, .co = 0});
     RUN_F("madc.lo.cc.u64 %rd0, %rd1, %rd2, %rd3;", CHK_CC,
           {.a = UINT64_MAX, .b = 1, .c = 0, .ci = 1, .d = 0, .co = 1});
@@ -126,16 +130,19 @@ static void test_alu_div_rem(void **state)
         {.a = 7, .b = 0xfffffffe, .d = 1}, {.a = 0x80000000, .b = 0xffffffff, .d = 0},
         {.a = 7, .b = 0, .d = 0xffffffff});
     RUN("rem.u32 %r0, %r1, %r2;", {.a = 7, .b = 0, .d = 0xffffffff}, {.a = 7, .b = 4, .d = 3});
-    RUN("div.s64 %rd0, %rd1, %rd2;", {.a = 0x8000000000000000, .b = UINT64_MAX, .d = 0x8000000000000000},
+    RUN("div.s64 %rd0, %rd1, %rd2;",
+        {.a = 0x8000000000000000, .b = UINT64_MAX, .d = 0x8000000000000000},
         {.a = 1, .b = 0, .d = UINT64_MAX});
-    RUN("div.u16 %h0, %h1, %h2;", {.a = 0xffff, .b = 0x100, .d = 0xff}, {.a = 1, .b = 0, .d = 0xffff});
+    RUN("div.u16 %h0, %h1, %h2;", {.a = 0xffff, .b = 0x100, .d = 0xff},
+        {.a = 1, .b = 0, .d = 0xffff});
     RUN("rem.s16 %h0, %h1, %h2;", {.a = 0xfff9, .b = 3, .d = 0xffff});
 }
 
 static void test_alu_abs_neg_min_max(void **state)
 {
     (void)state;
-    RUN("abs.s32 %r0, %r1;", {.a = 0xfffffffb, .d = 5}, {.a = 0x80000000, .d = 0x80000000}, {.a = 7, .d = 7});
+    RUN("abs.s32 %r0, %r1;", {.a = 0xfffffffb, .d = 5}, {.a = 0x80000000, .d = 0x80000000},
+        {.a = 7, .d = 7});
     RUN("abs.s16 %h0, %h1;", {.a = 0x8001, .d = 0x7fff});
     RUN("neg.s32 %r0, %r1;", {.a = 5, .d = 0xfffffffb}, {.a = 0x80000000, .d = 0x80000000});
     RUN("neg.s64 %rd0, %rd1;", {.a = 1, .d = UINT64_MAX});
@@ -145,7 +152,8 @@ static void test_alu_abs_neg_min_max(void **state)
     RUN("max.u64 %rd0, %rd1, %rd2;", {.a = UINT64_MAX, .b = 1, .d = UINT64_MAX});
     RUN("min.u16x2 %r0, %r1, %r2;", {.a = 0x0001ffff, .b = 0xffff0002, .d = 0x00010002});
     RUN("max.s16x2 %r0, %r1, %r2;", {.a = 0x7fff8000, .b = 0x80007fff, .d = 0x7fff7fff});
-    RUN("max.relu.s32 %r0, %r1, %r2;", {.a = 0xfffffffb, .b = 0xfffffffd, .d = 0}, {.a = 3, .b = 7, .d = 7});
+    RUN("max.relu.s32 %r0, %r1, %r2;", {.a = 0xfffffffb, .b = 0xfffffffd, .d = 0},
+        {.a = 3, .b = 7, .d = 7});
     RUN("min.relu.s16x2 %r0, %r1, %r2;", {.a = 0xfffe0005, .b = 0x00010003, .d = 0x00000003});
     RUN("min.s32 %r0, %r1, %r2, %r3;", {.a = 5, .b = 0xfffffffe, .c = 3, .d = 0xfffffffe});
 }
@@ -157,7 +165,8 @@ static void test_alu_bit_counts(void **state)
     RUN("popc.b64 %r0, %rd1;", {.a = 0x8000000000000001, .d = 2});
     RUN("clz.b32 %r0, %r1;", {.a = 0, .d = 32}, {.a = 1, .d = 31}, {.a = 0x80000000, .d = 0});
     RUN("clz.b64 %r0, %rd1;", {.a = 1, .d = 63}, {.a = 0, .d = 64});
-    RUN("bfind.u32 %r0, %r1;", {.a = 0, .d = 0xffffffff}, {.a = 0x80000000, .d = 31}, {.a = 1, .d = 0});
+    RUN("bfind.u32 %r0, %r1;", {.a = 0, .d = 0xffffffff}, {.a = 0x80000000, .d = 31},
+        {.a = 1, .d = 0});
     RUN("bfind.s32 %r0, %r1;", {.a = 0xffffffff, .d = 0xffffffff}, {.a = 0xfffffff0, .d = 3},
         {.a = 0x7fffffff, .d = 30}, {.a = 0, .d = 0xffffffff});
     RUN("bfind.shiftamt.u32 %r0, %r1;", {.a = 1, .d = 31}, {.a = 0, .d = 0xffffffff},
@@ -167,8 +176,10 @@ static void test_alu_bit_counts(void **state)
     RUN("brev.b64 %rd0, %rd1;", {.a = 1, .d = 0x8000000000000000});
     /* PTX ISA fns examples, plus offset 0 and not-found */
     RUN("fns.b32 %r0, %r1, %r2, %r3;", {.a = 0xaaaaaaaa, .b = 3, .c = 1, .d = 3},
-        {.a = 0xaaaaaaaa, .b = 3, .c = 0xffffffff, .d = 3}, {.a = 0xaaaaaaaa, .b = 2, .c = 1, .d = 3},
-        {.a = 0xaaaaaaaa, .b = 2, .c = 0xffffffff, .d = 1}, {.a = 0xaaaaaaaa, .b = 2, .c = 0, .d = 0xffffffff},
+        {.a = 0xaaaaaaaa, .b = 3, .c = 0xffffffff, .d = 3},
+        {.a = 0xaaaaaaaa, .b = 2, .c = 1, .d = 3},
+        {.a = 0xaaaaaaaa, .b = 2, .c = 0xffffffff, .d = 1},
+        {.a = 0xaaaaaaaa, .b = 2, .c = 0, .d = 0xffffffff},
         {.a = 0xaaaaaaaa, .b = 3, .c = 0, .d = 3}, {.a = 0xaaaaaaaa, .b = 0, .c = 3, .d = 5},
         {.a = 1, .b = 5, .c = 1, .d = 0xffffffff});
 }
@@ -181,13 +192,17 @@ static void test_alu_bit_fields(void **state)
         {.a = 0x12345678, .b = 0x104, .c = 0x108, .d = 0x67});
     RUN("bfe.s32 %r0, %r1, %r2, %r3;", {.a = 0xf0, .b = 4, .c = 4, .d = 0xffffffff},
         {.a = 0x70, .b = 4, .c = 4, .d = 7}, {.a = 0x12345678, .b = 0, .c = 0, .d = 0},
-        {.a = 0x80000000, .b = 40, .c = 8, .d = 0xffffffff}, {.a = 0x70000000, .b = 28, .c = 8, .d = 7});
-    RUN("bfe.s64 %rd0, %rd1, %r2, %r3;", {.a = 0x8000000000000000, .b = 60, .c = 4, .d = 0xfffffffffffffff8});
-    RUN("bfi.b32 %r0, %r1, %r2, %r3, %r4;", {.a = 0xff, .b = 0x12345678, .c = 8, .x = 8, .d = 0x1234ff78},
+        {.a = 0x80000000, .b = 40, .c = 8, .d = 0xffffffff},
+        {.a = 0x70000000, .b = 28, .c = 8, .d = 7});
+    RUN("bfe.s64 %rd0, %rd1, %r2, %r3;",
+        {.a = 0x8000000000000000, .b = 60, .c = 4, .d = 0xfffffffffffffff8});
+    RUN("bfi.b32 %r0, %r1, %r2, %r3, %r4;",
+        {.a = 0xff, .b = 0x12345678, .c = 8, .x = 8, .d = 0x1234ff78},
         {.a = 0xff, .b = 0x12345678, .c = 8, .x = 0, .d = 0x12345678},
         {.a = 0xff, .b = 0x12345678, .c = 32, .x = 8, .d = 0x12345678},
         {.a = 0xffffffff, .b = 0, .c = 28, .x = 8, .d = 0xf0000000});
-    RUN("bfi.b64 %rd0, %rd1, %rd2, %r3, %r4;", {.a = 1, .b = 0, .c = 63, .x = 1, .d = 0x8000000000000000});
+    RUN("bfi.b64 %rd0, %rd1, %rd2, %r3, %r4;",
+        {.a = 1, .b = 0, .c = 63, .x = 1, .d = 0x8000000000000000});
     RUN("szext.wrap.s32 %r0, %r1, %r2;", {.a = 0x80, .b = 8, .d = 0xffffff80},
         {.a = 0x1ff, .b = 40, .d = 0xffffffff}, {.a = 0x7f, .b = 8, .d = 0x7f});
     RUN("szext.clamp.u32 %r0, %r1, %r2;", {.a = 0xffffffff, .b = 8, .d = 0xff},
@@ -196,19 +211,21 @@ static void test_alu_bit_fields(void **state)
     RUN("szext.clamp.s32 %r0, %r1, %r2;", {.a = 0x80000000, .b = 40, .d = 0x80000000});
     RUN("bmsk.wrap.b32 %r0, %r1, %r2;", {.a = 1, .b = 2, .d = 6}, {.a = 0, .b = 32, .d = 0},
         {.a = 30, .b = 4, .d = 0xc0000000}, {.a = 4, .b = 0, .d = 0});
-    RUN("bmsk.clamp.b32 %r0, %r1, %r2;", {.a = 0, .b = 32, .d = 0xffffffff}, {.a = 32, .b = 4, .d = 0},
-        {.a = 8, .b = 8, .d = 0xff00});
+    RUN("bmsk.clamp.b32 %r0, %r1, %r2;", {.a = 0, .b = 32, .d = 0xffffffff},
+        {.a = 32, .b = 4, .d = 0}, {.a = 8, .b = 8, .d = 0xff00});
 }
 
 static void test_alu_dot_products(void **state)
 {
     (void)state;
     RUN("dp4a.u32.u32 %r0, %r1, %r2, %r3;", {.a = 0x01020304, .b = 0x01010101, .c = 10, .d = 20});
-    RUN("dp4a.s32.s32 %r0, %r1, %r2, %r3;", {.a = 0xffffffff, .b = 0x02020202, .c = 0, .d = 0xfffffff8});
+    RUN("dp4a.s32.s32 %r0, %r1, %r2, %r3;",
+        {.a = 0xffffffff, .b = 0x02020202, .c = 0, .d = 0xfffffff8});
     RUN("dp4a.s32.u32 %r0, %r1, %r2, %r3;", {.a = 0xff, .b = 0xff, .c = 0, .d = 0xffffff01});
     RUN("dp2a.lo.u32.u32 %r0, %r1, %r2, %r3;", {.a = 0x00020001, .b = 0x04030201, .c = 0, .d = 5});
     RUN("dp2a.hi.u32.u32 %r0, %r1, %r2, %r3;", {.a = 0x00020001, .b = 0x04030201, .c = 0, .d = 11});
-    RUN("dp2a.lo.s32.s32 %r0, %r1, %r2, %r3;", {.a = 0xffff0001, .b = 0x0000ff02, .c = 0xfffffffd, .d = 0});
+    RUN("dp2a.lo.s32.s32 %r0, %r1, %r2, %r3;",
+        {.a = 0xffff0001, .b = 0x0000ff02, .c = 0xfffffffd, .d = 0});
 }
 
 static void test_alu_logic_and_lop3(void **state)
@@ -243,16 +260,20 @@ static void test_alu_shifts(void **state)
     RUN("shl.b32 %r0, %r1, %r2;", {.a = 1, .b = 31, .d = 0x80000000}, {.a = 1, .b = 32, .d = 0},
         {.a = 1, .b = 0xffffffff, .d = 0}, {.a = 0x80000001, .b = 1, .d = 2});
     RUN("shl.b16 %h0, %h1, %r2;", {.a = 1, .b = 16, .d = 0}, {.a = 0x8001, .b = 1, .d = 2});
-    RUN("shl.b64 %rd0, %rd1, %r2;", {.a = 1, .b = 63, .d = 0x8000000000000000}, {.a = 1, .b = 64, .d = 0});
-    RUN("shr.u32 %r0, %r1, %r2;", {.a = 0x80000000, .b = 31, .d = 1}, {.a = 0x80000000, .b = 32, .d = 0});
+    RUN("shl.b64 %rd0, %rd1, %r2;", {.a = 1, .b = 63, .d = 0x8000000000000000},
+        {.a = 1, .b = 64, .d = 0});
+    RUN("shr.u32 %r0, %r1, %r2;", {.a = 0x80000000, .b = 31, .d = 1},
+        {.a = 0x80000000, .b = 32, .d = 0});
     RUN("shr.b32 %r0, %r1, %r2;", {.a = 0x80000000, .b = 4, .d = 0x08000000});
     RUN("shr.s32 %r0, %r1, %r2;", {.a = 0x80000000, .b = 31, .d = 0xffffffff},
         {.a = 0x80000000, .b = 100, .d = 0xffffffff}, {.a = 0x40000000, .b = 100, .d = 0},
         {.a = 0xfffffff0, .b = 2, .d = 0xfffffffc});
-    RUN("shr.s16 %h0, %h1, %r2;", {.a = 0x8000, .b = 15, .d = 0xffff}, {.a = 0x8000, .b = 16, .d = 0xffff});
+    RUN("shr.s16 %h0, %h1, %r2;", {.a = 0x8000, .b = 15, .d = 0xffff},
+        {.a = 0x8000, .b = 16, .d = 0xffff});
     RUN("shr.s64 %rd0, %rd1, %r2;", {.a = 0x8000000000000000, .b = 64, .d = UINT64_MAX});
     RUN("shf.l.clamp.b32 %r0, %r1, %r2, %r3;", {.a = 0x80000000, .b = 1, .c = 1, .d = 3},
-        {.a = 0x80000000, .b = 1, .c = 32, .d = 0x80000000}, {.a = 0x80000000, .b = 1, .c = 0, .d = 1});
+        {.a = 0x80000000, .b = 1, .c = 32, .d = 0x80000000},
+        {.a = 0x80000000, .b = 1, .c = 0, .d = 1});
     RUN("shf.l.wrap.b32 %r0, %r1, %r2, %r3;", {.a = 0x80000000, .b = 1, .c = 33, .d = 3});
     RUN("shf.r.clamp.b32 %r0, %r1, %r2, %r3;", {.a = 2, .b = 1, .c = 1, .d = 0x80000001},
         {.a = 2, .b = 1, .c = 40, .d = 1});
@@ -262,30 +283,42 @@ static void test_alu_shifts(void **state)
 static void test_alu_prmt_modes(void **state)
 {
     (void)state;
-    RUN("prmt.b32 %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 0x3210, .d = 0x33221100},
+    RUN("prmt.b32 %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 0x3210, .d = 0x33221100},
         {.a = 0x33221100, .b = 0x77665544, .c = 0x7654, .d = 0x77665544},
         {.a = 0x33221100, .b = 0x77665544, .c = 0x0123, .d = 0x00112233},
         {.a = 0x33221180, .b = 0x77665544, .c = 0x0008, .d = 0x808080ff});
-    RUN("prmt.b32.f4e %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x44332211},
+    RUN("prmt.b32.f4e %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x44332211},
         {.a = 0x33221100, .b = 0x77665544, .c = 3, .d = 0x66554433});
-    RUN("prmt.b32.b4e %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x66770011},
+    RUN("prmt.b32.b4e %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x66770011},
         {.a = 0x33221100, .b = 0x77665544, .c = 0, .d = 0x55667700});
-    RUN("prmt.b32.rc8 %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 2, .d = 0x22222222});
-    RUN("prmt.b32.ecl %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x33221111});
-    RUN("prmt.b32.ecr %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 2, .d = 0x22221100});
-    RUN("prmt.b32.rc16 %r0, %r1, %r2, %r3;", {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x33223322},
+    RUN("prmt.b32.rc8 %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 2, .d = 0x22222222});
+    RUN("prmt.b32.ecl %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x33221111});
+    RUN("prmt.b32.ecr %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 2, .d = 0x22221100});
+    RUN("prmt.b32.rc16 %r0, %r1, %r2, %r3;",
+        {.a = 0x33221100, .b = 0x77665544, .c = 1, .d = 0x33223322},
         {.a = 0x33221100, .b = 0x77665544, .c = 0, .d = 0x11001100});
 }
 
 static void test_alu_video_simd(void **state)
 {
     (void)state;
-    RUN("vabsdiff4.u32.u32.u32.add %r0, %r1, %r2, %r3;", {.a = 0x01020304, .b = 0x04030201, .c = 100, .d = 108});
-    RUN("vadd2.s32.s32.s32.sat %r0, %r1, %r2, %r3;", {.a = 0x7fff0001, .b = 0x00010001, .d = 0x7fff0002});
-    RUN("vmax4.u32.u32.u32 %r0, %r1, %r2, %r3;", {.a = 0x01ff0310, .b = 0x02000411, .d = 0x02ff0411});
+    RUN("vabsdiff4.u32.u32.u32.add %r0, %r1, %r2, %r3;",
+        {.a = 0x01020304, .b = 0x04030201, .c = 100, .d = 108});
+    RUN("vadd2.s32.s32.s32.sat %r0, %r1, %r2, %r3;",
+        {.a = 0x7fff0001, .b = 0x00010001, .d = 0x7fff0002});
+    RUN("vmax4.u32.u32.u32 %r0, %r1, %r2, %r3;",
+        {.a = 0x01ff0310, .b = 0x02000411, .d = 0x02ff0411});
     RUN("vsub4.u32.u32.u32 %r0, %r1, %r2, %r3;", {.a = 0, .b = 0x01010101, .d = 0xffffffff});
-    RUN("vavrg2.u32.u32.u32 %r0, %r1, %r2, %r3;", {.a = 0x00030001, .b = 0x00040002, .d = 0x00040002});
-    RUN("vmin2.s32.s32.s32 %r0, %r1, %r2, %r3;", {.a = 0x8000ffff, .b = 0x00010001, .d = 0x8000ffff});
+    RUN("vavrg2.u32.u32.u32 %r0, %r1, %r2, %r3;",
+        {.a = 0x00030001, .b = 0x00040002, .d = 0x00040002});
+    RUN("vmin2.s32.s32.s32 %r0, %r1, %r2, %r3;",
+        {.a = 0x8000ffff, .b = 0x00010001, .d = 0x8000ffff});
 }
 
 /* Integer comparisons: signed/unsigned by type, lo/ls/hi/hs always unsigned. */
@@ -299,20 +332,28 @@ static void test_alu_int_compare_select(void **state)
     RUN("setp.ls.u32 %p0, %r1, %r2;", {.a = 2, .b = 2, .d = 1}, {.a = 3, .b = 2, .d = 0});
     RUN("setp.hi.u32 %p0, %r1, %r2;", {.a = 0xffffffff, .b = 1, .d = 1});
     RUN("setp.hs.u32 %p0, %r1, %r2;", {.a = 1, .b = 1, .d = 1}, {.a = 0, .b = 1, .d = 0});
-    RUN("setp.eq.b16 %p0, %h1, %h2;", {.a = 0x1234, .b = 0x1234, .d = 1}, {.a = 0x1234, .b = 0x1235, .d = 0});
+    RUN("setp.eq.b16 %p0, %h1, %h2;", {.a = 0x1234, .b = 0x1234, .d = 1},
+        {.a = 0x1234, .b = 0x1235, .d = 0});
     RUN("setp.lt.s16 %p0, %h1, %h2;", {.a = 0x8000, .b = 0x7fff, .d = 1});
-    RUN("setp.gt.s64 %p0, %rd1, %rd2;", {.a = 1, .b = UINT64_MAX, .d = 1}, {.a = 0x8000000000000000, .b = 0, .d = 0});
+    RUN("setp.gt.s64 %p0, %rd1, %rd2;", {.a = 1, .b = UINT64_MAX, .d = 1},
+        {.a = 0x8000000000000000, .b = 0, .d = 0});
     RUN("setp.le.u64 %p0, %rd1, %rd2;", {.a = UINT64_MAX, .b = 1, .d = 0});
     RUN("setp.ne.b32 %p0, %r1, %r2;", {.a = 1, .b = 2, .d = 1});
     RUN("setp.ge.s32 %p0, %r1, %r2;", {.a = 0x80000000, .b = 0x7fffffff, .d = 0});
     /* setp.lt.and p|q, a, b, c: p = (a < b) & c, q = !(a < b) & c */
-    RUN_F("setp.lt.and.s32 %p0|%p1, %r1, %r2, %p2;", CHK_D2, {.a = 1, .b = 2, .c = 1, .d = 1, .d2 = 0},
-          {.a = 3, .b = 2, .c = 1, .d = 0, .d2 = 1}, {.a = 1, .b = 2, .c = 0, .d = 0, .d2 = 0});
-    RUN("setp.ne.or.u32 %p0, %r1, %r2, %p2;", {.a = 1, .b = 1, .c = 1, .d = 1}, {.a = 1, .b = 1, .c = 0, .d = 0});
-    RUN("set.lt.u32.s32 %r0, %r1, %r2;", {.a = 0xffffffff, .b = 1, .d = 0xffffffff}, {.a = 1, .b = 0xffffffff, .d = 0});
-    RUN("set.eq.f32.u32 %f0, %r1, %r2;", {.a = 7, .b = 7, .d = 0x3f800000}, {.a = 7, .b = 8, .d = 0});
-    RUN("set.ge.xor.s32.s32 %r0, %r1, %r2, %p3;", {.a = 2, .b = 1, .c = 1, .d = 0}, {.a = 0, .b = 1, .c = 1, .d = 0xffffffff});
-    RUN("selp.b32 %r0, %r1, %r2, %p3;", {.a = 10, .b = 20, .c = 1, .d = 10}, {.a = 10, .b = 20, .c = 0, .d = 20});
+    RUN_F("setp.lt.and.s32 %p0|%p1, %r1, %r2, %p2;", CHK_D2,
+          {.a = 1, .b = 2, .c = 1, .d = 1, .d2 = 0}, {.a = 3, .b = 2, .c = 1, .d = 0, .d2 = 1},
+          {.a = 1, .b = 2, .c = 0, .d = 0, .d2 = 0});
+    RUN("setp.ne.or.u32 %p0, %r1, %r2, %p2;", {.a = 1, .b = 1, .c = 1, .d = 1},
+        {.a = 1, .b = 1, .c = 0, .d = 0});
+    RUN("set.lt.u32.s32 %r0, %r1, %r2;", {.a = 0xffffffff, .b = 1, .d = 0xffffffff},
+        {.a = 1, .b = 0xffffffff, .d = 0});
+    RUN("set.eq.f32.u32 %f0, %r1, %r2;", {.a = 7, .b = 7, .d = 0x3f800000},
+        {.a = 7, .b = 8, .d = 0});
+    RUN("set.ge.xor.s32.s32 %r0, %r1, %r2, %p3;", {.a = 2, .b = 1, .c = 1, .d = 0},
+        {.a = 0, .b = 1, .c = 1, .d = 0xffffffff});
+    RUN("selp.b32 %r0, %r1, %r2, %p3;", {.a = 10, .b = 20, .c = 1, .d = 10},
+        {.a = 10, .b = 20, .c = 0, .d = 20});
     RUN("slct.s32.s32 %r0, %r1, %r2, %r3;", {.a = 10, .b = 20, .c = 0, .d = 10},
         {.a = 10, .b = 20, .c = 0xffffffff, .d = 20}, {.a = 10, .b = 20, .c = 0x7fffffff, .d = 10});
     RUN("slct.u64.s32 %rd0, %rd1, %rd2, %r3;", {.a = UINT64_MAX, .b = 1, .c = 0x80000000, .d = 1});
@@ -338,22 +379,14 @@ static void test_alu_error_codes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_alu_add_sub_wrap_and_sat),
-        cmocka_unit_test(test_alu_carry_chains),
-        cmocka_unit_test(test_alu_mul_parts_and_signs),
-        cmocka_unit_test(test_alu_mad_forms),
-        cmocka_unit_test(test_alu_mul24_mad24_sad),
-        cmocka_unit_test(test_alu_div_rem),
-        cmocka_unit_test(test_alu_abs_neg_min_max),
-        cmocka_unit_test(test_alu_bit_counts),
-        cmocka_unit_test(test_alu_bit_fields),
-        cmocka_unit_test(test_alu_dot_products),
-        cmocka_unit_test(test_alu_logic_and_lop3),
-        cmocka_unit_test(test_alu_shifts),
-        cmocka_unit_test(test_alu_prmt_modes),
-        cmocka_unit_test(test_alu_video_simd),
-        cmocka_unit_test(test_alu_int_compare_select),
-        cmocka_unit_test(test_alu_error_codes),
+        cmocka_unit_test(test_alu_add_sub_wrap_and_sat), cmocka_unit_test(test_alu_carry_chains),
+        cmocka_unit_test(test_alu_mul_parts_and_signs),  cmocka_unit_test(test_alu_mad_forms),
+        cmocka_unit_test(test_alu_mul24_mad24_sad),      cmocka_unit_test(test_alu_div_rem),
+        cmocka_unit_test(test_alu_abs_neg_min_max),      cmocka_unit_test(test_alu_bit_counts),
+        cmocka_unit_test(test_alu_bit_fields),           cmocka_unit_test(test_alu_dot_products),
+        cmocka_unit_test(test_alu_logic_and_lop3),       cmocka_unit_test(test_alu_shifts),
+        cmocka_unit_test(test_alu_prmt_modes),           cmocka_unit_test(test_alu_video_simd),
+        cmocka_unit_test(test_alu_int_compare_select),   cmocka_unit_test(test_alu_error_codes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

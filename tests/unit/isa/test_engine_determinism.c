@@ -23,48 +23,48 @@
 
 enum { NIN = 4096, NBINS = 64, NCTA = 4, NTHR = 96, NT = NCTA * NTHR };
 
-static const char hist_ptx[] = HDR
-    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
-    ".global .align 4 .u32 gcount;\n"
-    ".visible .entry hist(.param .u64 in, .param .u64 bins, .param .u64 rec)\n"
-    "{\n"
-    ".reg .pred %p<3>;\n.reg .b32 %r<24>;\n.reg .b64 %rd<24>;\n"
-    "mov.u32 %r20, %clock;\n"
-    "mov.u64 %rd20, %clock64;\n"
-    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
-    "mov.u32 %r4, %nctaid.x;\n"
-    "mad.lo.u32 %r5, %r2, %r3, %r1;\n"
-    "mul.lo.u32 %r6, %r3, %r4;\n"
-    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [bins];\nld.param.u64 %rd3, [rec];\n"
-    "mov.u32 %r7, %r5;\nmov.u32 %r8, 0;\n"
-    "$LOOP:\n"
-    "setp.ge.u32 %p1, %r7, 4096;\n"
-    "@%p1 bra $DONE;\n"
-    "mul.wide.u32 %rd4, %r7, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
-    "ld.global.u32 %r9, [%rd5];\n"
-    "and.b32 %r10, %r9, 63;\n"
-    "mul.wide.u32 %rd6, %r10, 4;\nadd.s64 %rd7, %rd2, %rd6;\n"
-    "atom.global.add.u32 %r11, [%rd7], 1;\n"
-    "add.u32 %r8, %r8, %r11;\n"
-    "setp.gt.u32 %p2, %r9, 3000000000;\n"
-    "@%p2 bra $SKIP;\n"
-    "atom.global.exch.b32 %r12, [gcount], %r7;\n"
-    "xor.b32 %r8, %r8, %r12;\n"
-    "$SKIP:\n"
-    "add.u32 %r7, %r7, %r6;\n"
-    "bra $LOOP;\n"
-    "$DONE:\n"
-    "mov.u64 %rd8, 24;\n"
-    "call.uni (%rd9), malloc, (%rd8);\n"
-    "mov.u32 %r21, %clock;\n"
-    "mov.u64 %rd21, %clock64;\n"
-    "mov.u64 %rd22, %globaltimer;\n"
-    "mul.wide.u32 %rd10, %r5, 48;\nadd.s64 %rd11, %rd3, %rd10;\n"
-    "st.global.v4.u32 [%rd11], {%r20, %r21, %r8, %r5};\n"
-    "st.global.v2.u64 [%rd11+16], {%rd20, %rd21};\n"
-    "st.global.v2.u64 [%rd11+32], {%rd22, %rd9};\n"
-    "ret;\n"
-    "}\n";
+static const char hist_ptx[] =
+    HDR ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+        ".global .align 4 .u32 gcount;\n"
+        ".visible .entry hist(.param .u64 in, .param .u64 bins, .param .u64 rec)\n"
+        "{\n"
+        ".reg .pred %p<3>;\n.reg .b32 %r<24>;\n.reg .b64 %rd<24>;\n"
+        "mov.u32 %r20, %clock;\n"
+        "mov.u64 %rd20, %clock64;\n"
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+        "mov.u32 %r4, %nctaid.x;\n"
+        "mad.lo.u32 %r5, %r2, %r3, %r1;\n"
+        "mul.lo.u32 %r6, %r3, %r4;\n"
+        "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [bins];\nld.param.u64 %rd3, [rec];\n"
+        "mov.u32 %r7, %r5;\nmov.u32 %r8, 0;\n"
+        "$LOOP:\n"
+        "setp.ge.u32 %p1, %r7, 4096;\n"
+        "@%p1 bra $DONE;\n"
+        "mul.wide.u32 %rd4, %r7, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
+        "ld.global.u32 %r9, [%rd5];\n"
+        "and.b32 %r10, %r9, 63;\n"
+        "mul.wide.u32 %rd6, %r10, 4;\nadd.s64 %rd7, %rd2, %rd6;\n"
+        "atom.global.add.u32 %r11, [%rd7], 1;\n"
+        "add.u32 %r8, %r8, %r11;\n"
+        "setp.gt.u32 %p2, %r9, 3000000000;\n"
+        "@%p2 bra $SKIP;\n"
+        "atom.global.exch.b32 %r12, [gcount], %r7;\n"
+        "xor.b32 %r8, %r8, %r12;\n"
+        "$SKIP:\n"
+        "add.u32 %r7, %r7, %r6;\n"
+        "bra $LOOP;\n"
+        "$DONE:\n"
+        "mov.u64 %rd8, 24;\n"
+        "call.uni (%rd9), malloc, (%rd8);\n"
+        "mov.u32 %r21, %clock;\n"
+        "mov.u64 %rd21, %clock64;\n"
+        "mov.u64 %rd22, %globaltimer;\n"
+        "mul.wide.u32 %rd10, %r5, 48;\nadd.s64 %rd11, %rd3, %rd10;\n"
+        "st.global.v4.u32 [%rd11], {%r20, %r21, %r8, %r5};\n"
+        "st.global.v2.u64 [%rd11+16], {%rd20, %rd21};\n"
+        "st.global.v2.u64 [%rd11+32], {%rd22, %rd9};\n"
+        "ret;\n"
+        "}\n";
 
 struct result {
     uint32_t bins[NBINS];
@@ -133,9 +133,9 @@ static void test_engine_determinism_two_devices(void **state)
         memcpy(&c1, &r[6], 8);
         memcpy(&heap, &r[10], 8);
         assert_int_equal(r[3], t);
-        assert_true(r[1] > r[0]);       /* %clock advances */
-        assert_true(c1 > c0);           /* %clock64 too */
-        assert_int_not_equal(heap, 0);  /* device malloc succeeded */
+        assert_true(r[1] > r[0]);      /* %clock advances */
+        assert_true(c1 > c0);          /* %clock64 too */
+        assert_int_not_equal(heap, 0); /* device malloc succeeded */
     }
     free(a);
     free(b);

@@ -39,14 +39,14 @@ struct fx {
     uint64_t canary;
 };
 
-static const char good_ptx[] = HDR
-    ".visible .entry copy(.param .u64 dst, .param .u64 src)\n"
-    "{\n.reg .b32 %r<3>;\n.reg .b64 %rd<6>;\n"
-    "ld.param.u64 %rd1, [dst];\nld.param.u64 %rd2, [src];\n"
-    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"
-    "add.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
-    "add.s64 %rd5, %rd1, %rd3;\nadd.u32 %r2, %r2, 1;\nst.global.u32 [%rd5], %r2;\n"
-    "ret;\n}\n";
+static const char good_ptx[] =
+    HDR ".visible .entry copy(.param .u64 dst, .param .u64 src)\n"
+        "{\n.reg .b32 %r<3>;\n.reg .b64 %rd<6>;\n"
+        "ld.param.u64 %rd1, [dst];\nld.param.u64 %rd2, [src];\n"
+        "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"
+        "add.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+        "add.s64 %rd5, %rd1, %rd3;\nadd.u32 %r2, %r2, 1;\nst.global.u32 [%rd5], %r2;\n"
+        "ret;\n}\n";
 
 static uint32_t canary_word(uint32_t i)
 {
@@ -162,47 +162,47 @@ static void expect_recovery(struct fx *f, int code)
 
 /* ---- memory faults ------------------------------------------------------ */
 
-static const char mem_ptx[] = HDR
-    ".visible .entry oob_ld(.param .u64 in, .param .u64 out)\n"
-    "{\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n"
-    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
-    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
-    "mad.lo.u32 %r4, %r2, %r3, %r1;\nmul.wide.u32 %rd3, %r4, 4;\n"
-    "add.s64 %rd4, %rd1, %rd3;\n"
-    "ld.global.u32 %r5, [%rd4]; // OOB_LD\n"
-    "add.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r5;\nret;\n}\n"
-    ".visible .entry oob_st(.param .u64 out)\n"
-    "{\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n"
-    "ld.param.u64 %rd1, [out];\n"
-    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %tid.y;\nmov.u32 %r3, %ntid.x;\n"
-    "mad.lo.u32 %r4, %r2, %r3, %r1;\nmul.wide.u32 %rd3, %r4, 4;\n"
-    "add.s64 %rd4, %rd1, %rd3;\n"
-    "st.global.u32 [%rd4], %r4; // OOB_ST\n"
-    "ret;\n}\n"
-    ".visible .entry nullp(.param .u64 out)\n"
-    "{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
-    "mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 3;\n"
-    "mov.u64 %rd1, 0;\n"
-    "@%p1 ld.u32 %r2, [%rd1]; // NULL_LD\n"
-    "ret;\n}\n"
-    ".visible .entry misal(.param .u64 in)\n"
-    "{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
-    "ld.param.u64 %rd1, [in];\n"
-    "ld.global.u32 %r1, [%rd1+8];\n"
-    "ld.global.u32 %r2, [%rd1+2]; // MISAL\n"
-    "ret;\n}\n"
-    ".visible .entry misal_v4(.param .u64 in)\n"
-    "{\n.reg .b32 %r<5>;\n.reg .b64 %rd<4>;\n"
-    "ld.param.u64 %rd1, [in];\n"
-    "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+8]; // MISAL_V4\n"
-    "ret;\n}\n"
-    ".visible .entry sh_oob()\n"
-    "{\n.shared .align 4 .u32 s[32];\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
-    "mov.u32 %r1, %tid.x;\nmov.u64 %rd1, s;\nmul.wide.u32 %rd2, %r1, 4;\n"
-    "add.s64 %rd3, %rd1, %rd2;\n"
-    "st.shared.u32 [%rd3], %r1;\n"
-    "ld.shared.u32 %r2, [%rd3+256]; // SH_OOB\n"
-    "ret;\n}\n";
+static const char mem_ptx[] =
+    HDR ".visible .entry oob_ld(.param .u64 in, .param .u64 out)\n"
+        "{\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+        "mad.lo.u32 %r4, %r2, %r3, %r1;\nmul.wide.u32 %rd3, %r4, 4;\n"
+        "add.s64 %rd4, %rd1, %rd3;\n"
+        "ld.global.u32 %r5, [%rd4]; // OOB_LD\n"
+        "add.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r5;\nret;\n}\n"
+        ".visible .entry oob_st(.param .u64 out)\n"
+        "{\n.reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %tid.y;\nmov.u32 %r3, %ntid.x;\n"
+        "mad.lo.u32 %r4, %r2, %r3, %r1;\nmul.wide.u32 %rd3, %r4, 4;\n"
+        "add.s64 %rd4, %rd1, %rd3;\n"
+        "st.global.u32 [%rd4], %r4; // OOB_ST\n"
+        "ret;\n}\n"
+        ".visible .entry nullp(.param .u64 out)\n"
+        "{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 3;\n"
+        "mov.u64 %rd1, 0;\n"
+        "@%p1 ld.u32 %r2, [%rd1]; // NULL_LD\n"
+        "ret;\n}\n"
+        ".visible .entry misal(.param .u64 in)\n"
+        "{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [in];\n"
+        "ld.global.u32 %r1, [%rd1+8];\n"
+        "ld.global.u32 %r2, [%rd1+2]; // MISAL\n"
+        "ret;\n}\n"
+        ".visible .entry misal_v4(.param .u64 in)\n"
+        "{\n.reg .b32 %r<5>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [in];\n"
+        "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+8]; // MISAL_V4\n"
+        "ret;\n}\n"
+        ".visible .entry sh_oob()\n"
+        "{\n.shared .align 4 .u32 s[32];\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
+        "mov.u32 %r1, %tid.x;\nmov.u64 %rd1, s;\nmul.wide.u32 %rd2, %r1, 4;\n"
+        "add.s64 %rd3, %rd1, %rd2;\n"
+        "st.shared.u32 [%rd3], %r1;\n"
+        "ld.shared.u32 %r2, [%rd3+256]; // SH_OOB\n"
+        "ret;\n}\n";
 
 static void test_engine_fault_oob_load(void **state)
 {
@@ -306,40 +306,40 @@ static void test_engine_fault_shared_oob(void **state)
 
 /* ---- deadlock, runaway, trap, assertion ----------------------------------- */
 
-static const char ctl_ptx[] = HDR
-    ".extern .func __assertfail(.param .b64 __assertfail_param_0, .param .b64 "
-    "__assertfail_param_1, .param .b32 __assertfail_param_2, .param .b64 __assertfail_param_3, "
-    ".param .b64 __assertfail_param_4);\n"
-    ".global .align 1 .b8 $msg[6] = {120, 32, 60, 32, 51, 0};\n"
-    ".global .align 1 .b8 $file[7] = {102, 111, 111, 46, 99, 117, 0};\n"
-    ".global .align 1 .b8 $fn[5] = {107, 101, 114, 110, 0};\n"
-    ".visible .entry dead()\n"
-    "{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
-    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 64;\n"
-    "@%p1 bra $LO;\n"
-    "bar.sync 1;\nbra.uni $END;\n"
-    "$LO:\nbar.sync 0;\n"
-    "$END:\nret;\n}\n"
-    ".visible .entry spin()\n"
-    "{\n.reg .b32 %r<3>;\n"
-    "mov.u32 %r1, 0;\n"
-    "$L:\nadd.u32 %r1, %r1, 1;\nbra.uni $L;\n}\n"
-    ".visible .entry trapk()\n"
-    "{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
-    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %tid.y;\nmov.u32 %r3, %ntid.x;\n"
-    "mad.lo.u32 %r1, %r2, %r3, %r1;\nsetp.eq.u32 %p1, %r1, 37;\n"
-    "@%p1 trap; // TRAP\n"
-    "ret;\n}\n"
-    ".visible .entry assertk()\n"
-    "{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n.reg .b64 %rd<8>;\n"
-    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 3;\n"
-    "@%p1 bra $OK;\n"
-    "mov.u64 %rd1, $msg;\ncvta.global.u64 %rd2, %rd1;\n"
-    "mov.u64 %rd3, $file;\ncvta.global.u64 %rd4, %rd3;\n"
-    "mov.u64 %rd5, $fn;\ncvta.global.u64 %rd6, %rd5;\n"
-    "mov.u32 %r2, 42;\nmov.u64 %rd7, 1;\n"
-    "call.uni __assertfail, (%rd2, %rd4, %r2, %rd6, %rd7); // ASSERT\n"
-    "$OK:\nret;\n}\n";
+static const char ctl_ptx[] =
+    HDR ".extern .func __assertfail(.param .b64 __assertfail_param_0, .param .b64 "
+        "__assertfail_param_1, .param .b32 __assertfail_param_2, .param .b64 __assertfail_param_3, "
+        ".param .b64 __assertfail_param_4);\n"
+        ".global .align 1 .b8 $msg[6] = {120, 32, 60, 32, 51, 0};\n"
+        ".global .align 1 .b8 $file[7] = {102, 111, 111, 46, 99, 117, 0};\n"
+        ".global .align 1 .b8 $fn[5] = {107, 101, 114, 110, 0};\n"
+        ".visible .entry dead()\n"
+        "{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
+        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 64;\n"
+        "@%p1 bra $LO;\n"
+        "bar.sync 1;\nbra.uni $END;\n"
+        "$LO:\nbar.sync 0;\n"
+        "$END:\nret;\n}\n"
+        ".visible .entry spin()\n"
+        "{\n.reg .b32 %r<3>;\n"
+        "mov.u32 %r1, 0;\n"
+        "$L:\nadd.u32 %r1, %r1, 1;\nbra.uni $L;\n}\n"
+        ".visible .entry trapk()\n"
+        "{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %tid.y;\nmov.u32 %r3, %ntid.x;\n"
+        "mad.lo.u32 %r1, %r2, %r3, %r1;\nsetp.eq.u32 %p1, %r1, 37;\n"
+        "@%p1 trap; // TRAP\n"
+        "ret;\n}\n"
+        ".visible .entry assertk()\n"
+        "{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n.reg .b64 %rd<8>;\n"
+        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 3;\n"
+        "@%p1 bra $OK;\n"
+        "mov.u64 %rd1, $msg;\ncvta.global.u64 %rd2, %rd1;\n"
+        "mov.u64 %rd3, $file;\ncvta.global.u64 %rd4, %rd3;\n"
+        "mov.u64 %rd5, $fn;\ncvta.global.u64 %rd6, %rd5;\n"
+        "mov.u32 %r2, 42;\nmov.u64 %rd7, 1;\n"
+        "call.uni __assertfail, (%rd2, %rd4, %r2, %rd6, %rd7); // ASSERT\n"
+        "$OK:\nret;\n}\n";
 
 static void test_engine_fault_barrier_deadlock(void **state)
 {
@@ -419,34 +419,34 @@ static void test_engine_fault_assertfail(void **state)
 
 /* ---- stack overflow, brx.idx out of range, bad free -------------------------- */
 
-static const char misc_ptx[] = HDR
-    ".extern .func free(.param .b64 free_param_0);\n"
-    ".func (.param .b32 rv) deep(.param .b32 n)\n"
-    "{\n.local .align 8 .b8 __local_depot0[64];\n.reg .b64 %SPL;\n"
-    ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
-    "mov.u64 %SPL, __local_depot0;\n"
-    "ld.param.u32 %r1, [n];\nst.local.u32 [%SPL], %r1;\n"
-    "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra $D;\n"
-    "add.s32 %r2, %r1, -1;\n"
-    "{\n.param .b32 p0;\nst.param.b32 [p0], %r2;\n.param .b32 r0;\n"
-    "call.uni (r0), deep, (p0); // DEEP\nld.param.b32 %r1, [r0];\n}\n"
-    "$D:\nst.param.b32 [rv], %r1;\nret;\n}\n"
-    ".visible .entry recur()\n"
-    "{\n.reg .b32 %r<3>;\n"
-    "mov.u32 %r1, 100000;\n"
-    "call.uni (%r2), deep, (%r1);\n"
-    "ret;\n}\n"
-    ".visible .entry brxbad()\n"
-    "{\n.reg .b32 %r<3>;\n"
-    "mov.u32 %r1, %tid.x;\n"
-    "$T: .branchtargets $A, $B;\n"
-    "brx.idx %r1, $T; // BRX\n"
-    "$A:\nret;\n$B:\nret;\n}\n"
-    ".visible .entry badfree(.param .u64 p)\n"
-    "{\n.reg .b64 %rd<3>;\n"
-    "ld.param.u64 %rd1, [p];\nadd.u64 %rd2, %rd1, 16;\n"
-    "call.uni free, (%rd2); // FREE\n"
-    "ret;\n}\n";
+static const char misc_ptx[] =
+    HDR ".extern .func free(.param .b64 free_param_0);\n"
+        ".func (.param .b32 rv) deep(.param .b32 n)\n"
+        "{\n.local .align 8 .b8 __local_depot0[64];\n.reg .b64 %SPL;\n"
+        ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+        "mov.u64 %SPL, __local_depot0;\n"
+        "ld.param.u32 %r1, [n];\nst.local.u32 [%SPL], %r1;\n"
+        "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra $D;\n"
+        "add.s32 %r2, %r1, -1;\n"
+        "{\n.param .b32 p0;\nst.param.b32 [p0], %r2;\n.param .b32 r0;\n"
+        "call.uni (r0), deep, (p0); // DEEP\nld.param.b32 %r1, [r0];\n}\n"
+        "$D:\nst.param.b32 [rv], %r1;\nret;\n}\n"
+        ".visible .entry recur()\n"
+        "{\n.reg .b32 %r<3>;\n"
+        "mov.u32 %r1, 100000;\n"
+        "call.uni (%r2), deep, (%r1);\n"
+        "ret;\n}\n"
+        ".visible .entry brxbad()\n"
+        "{\n.reg .b32 %r<3>;\n"
+        "mov.u32 %r1, %tid.x;\n"
+        "$T: .branchtargets $A, $B;\n"
+        "brx.idx %r1, $T; // BRX\n"
+        "$A:\nret;\n$B:\nret;\n}\n"
+        ".visible .entry badfree(.param .u64 p)\n"
+        "{\n.reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [p];\nadd.u64 %rd2, %rd1, 16;\n"
+        "call.uni free, (%rd2); // FREE\n"
+        "ret;\n}\n";
 
 static void stack_overflow(const char *marker)
 {
@@ -473,10 +473,6 @@ static void test_engine_fault_stack_overflow(void **state)
 static void test_engine_fault_stack_overflow_line(void **state)
 {
     (void)state;
-    /* engine bug: exec_call sets the SIMT pc to call+1 before enter() can
-       fault, so a stack overflow is reported at the line after the call
-       (the ld.param of the return value) instead of the call itself */
-    ENGINE_BUG_SKIP();
     stack_overflow("// DEEP");
 }
 
@@ -544,10 +540,8 @@ static void test_engine_api_errors_not_sticky(void **state)
     fx_load(&f, mem_ptx);
     assert_int_equal(ptxsim_malloc(f.d, 64, &in), 0);
     assert_int_equal(ptxsim_malloc(f.d, 64, &out), 0);
-    assert_int_equal(ptxsim_launch(f.m, "nosuch", D3(1, 1, 1), D3(1, 1, 1), 0, args),
-                     PS_ENOTFOUND);
-    assert_int_equal(ptxsim_launch(f.m, "oob_ld", D3(1, 1, 1), D3(2048, 1, 1), 0, args),
-                     PS_EINVAL);
+    assert_int_equal(ptxsim_launch(f.m, "nosuch", D3(1, 1, 1), D3(1, 1, 1), 0, args), PS_ENOTFOUND);
+    assert_int_equal(ptxsim_launch(f.m, "oob_ld", D3(1, 1, 1), D3(2048, 1, 1), 0, args), PS_EINVAL);
     assert_int_equal(ptxsim_launch(f.m, "oob_ld", D3(0, 1, 1), D3(1, 1, 1), 0, args), PS_EINVAL);
     assert_int_equal(ptxsim_launch(f.m, "oob_ld", D3(1, 1, 1), D3(1, 1, 1), 1 << 24, args),
                      PS_EINVAL);
@@ -589,11 +583,14 @@ static void test_engine_parse_errors(void **state)
 {
     (void)state;
     expect_parse_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
-                       "add.u32 %r1, %r2;\nret;\n}\n", "add.u32", NULL);
+                           "add.u32 %r1, %r2;\nret;\n}\n",
+                       "add.u32", NULL);
     expect_parse_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
-                       "frobnicate.u32 %r1, %r2, %r2;\nret;\n}\n", "frobnicate", "frobnicate");
+                           "frobnicate.u32 %r1, %r2, %r2;\nret;\n}\n",
+                       "frobnicate", "frobnicate");
     expect_parse_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
-                       "mov.u32 %r1, %r9;\nret;\n}\n", "%r9", "%r9");
+                           "mov.u32 %r1, %r9;\nret;\n}\n",
+                       "%r9", "%r9");
     expect_parse_error(HDR ".visible .entry k()\n{\nbra $NOWHERE;\nret;\n}\n", "$NOWHERE",
                        "NOWHERE");
 }

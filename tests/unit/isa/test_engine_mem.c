@@ -92,44 +92,43 @@ static void run(const char *ptx, const char *kernel, struct ptxsim_dim3 grid,
 
 /* ---- static and dynamic shared memory -------------------------------------- */
 
-static const char dsh_ptx[] = HDR
-    ".extern .shared .align 16 .b8 dyn[];\n"
-    ".visible .entry dsh(.param .u64 out)\n"
-    "{\n"
-    ".shared .align 4 .u32 sst[16];\n"
-    ".reg .pred %p<2>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n"
-    "mov.u32 %r1, %tid.x;\n"
-    "mul.wide.u32 %rd1, %r1, 4;\n"
-    "mov.u64 %rd2, sst;\n"
-    "mov.u64 %rd3, dyn;\n"
-    "cvta.shared.u64 %rd4, %rd3;\n"
-    "setp.ge.u32 %p1, %r1, 16;\n"
-    "add.u32 %r2, %r1, 5000;\n"
-    "add.s64 %rd5, %rd2, %rd1;\n"
-    "@!%p1 st.shared.u32 [%rd5], %r2;\n"
-    "mul.lo.u32 %r3, %r1, 5;\n"
-    "add.s64 %rd6, %rd3, %rd1;\n"
-    "st.shared.u32 [%rd6], %r3;\n"
-    "mul.lo.u32 %r4, %r1, 7;\n"
-    "add.s64 %rd7, %rd4, %rd1;\n"
-    "st.u32 [%rd7+256], %r4;\n"
-    "bar.sync 0;\n"
-    "add.u32 %r5, %r1, 1;\nrem.u32 %r5, %r5, 64;\n"
-    "mul.wide.u32 %rd8, %r5, 4;\nadd.s64 %rd9, %rd3, %rd8;\n"
-    "ld.shared.u32 %r6, [%rd9];\n"
-    "rem.u32 %r7, %r1, 16;\n"
-    "mul.wide.u32 %rd10, %r7, 4;\nadd.s64 %rd11, %rd2, %rd10;\n"
-    "ld.shared.u32 %r8, [%rd11];\n"
-    "add.u32 %r9, %r1, 3;\nrem.u32 %r9, %r9, 64;\n"
-    "mul.wide.u32 %rd12, %r9, 4;\nadd.s64 %rd13, %rd4, %rd12;\n"
-    "ld.u32 %r10, [%rd13+256];\n"
-    "mov.u32 %r11, %dynamic_smem_size;\n"
-    "ld.param.u64 %rd14, [out];\n"
-    "mul.wide.u32 %rd15, %r1, 16;\n"
-    "add.s64 %rd14, %rd14, %rd15;\n"
-    "st.global.v4.u32 [%rd14], {%r6, %r8, %r10, %r11};\n"
-    "ret;\n"
-    "}\n";
+static const char dsh_ptx[] = HDR ".extern .shared .align 16 .b8 dyn[];\n"
+                                  ".visible .entry dsh(.param .u64 out)\n"
+                                  "{\n"
+                                  ".shared .align 4 .u32 sst[16];\n"
+                                  ".reg .pred %p<2>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n"
+                                  "mov.u32 %r1, %tid.x;\n"
+                                  "mul.wide.u32 %rd1, %r1, 4;\n"
+                                  "mov.u64 %rd2, sst;\n"
+                                  "mov.u64 %rd3, dyn;\n"
+                                  "cvta.shared.u64 %rd4, %rd3;\n"
+                                  "setp.ge.u32 %p1, %r1, 16;\n"
+                                  "add.u32 %r2, %r1, 5000;\n"
+                                  "add.s64 %rd5, %rd2, %rd1;\n"
+                                  "@!%p1 st.shared.u32 [%rd5], %r2;\n"
+                                  "mul.lo.u32 %r3, %r1, 5;\n"
+                                  "add.s64 %rd6, %rd3, %rd1;\n"
+                                  "st.shared.u32 [%rd6], %r3;\n"
+                                  "mul.lo.u32 %r4, %r1, 7;\n"
+                                  "add.s64 %rd7, %rd4, %rd1;\n"
+                                  "st.u32 [%rd7+256], %r4;\n"
+                                  "bar.sync 0;\n"
+                                  "add.u32 %r5, %r1, 1;\nrem.u32 %r5, %r5, 64;\n"
+                                  "mul.wide.u32 %rd8, %r5, 4;\nadd.s64 %rd9, %rd3, %rd8;\n"
+                                  "ld.shared.u32 %r6, [%rd9];\n"
+                                  "rem.u32 %r7, %r1, 16;\n"
+                                  "mul.wide.u32 %rd10, %r7, 4;\nadd.s64 %rd11, %rd2, %rd10;\n"
+                                  "ld.shared.u32 %r8, [%rd11];\n"
+                                  "add.u32 %r9, %r1, 3;\nrem.u32 %r9, %r9, 64;\n"
+                                  "mul.wide.u32 %rd12, %r9, 4;\nadd.s64 %rd13, %rd4, %rd12;\n"
+                                  "ld.u32 %r10, [%rd13+256];\n"
+                                  "mov.u32 %r11, %dynamic_smem_size;\n"
+                                  "ld.param.u64 %rd14, [out];\n"
+                                  "mul.wide.u32 %rd15, %r1, 16;\n"
+                                  "add.s64 %rd14, %rd14, %rd15;\n"
+                                  "st.global.v4.u32 [%rd14], {%r6, %r8, %r10, %r11};\n"
+                                  "ret;\n"
+                                  "}\n";
 
 static void test_engine_dynamic_and_static_shared(void **state)
 {
@@ -148,57 +147,57 @@ static void test_engine_dynamic_and_static_shared(void **state)
 
 /* ---- module .global variables with initialisers; .const banks ----------- */
 
-static const char gvar_ptx[] = HDR
-    ".global .align 4 .u32 gtab[4] = {10, 20, 30, 40};\n"
-    ".global .align 8 .u64 gptr = generic(gtab);\n"
-    ".global .align 8 .u64 gptr2[2] = {gtab, generic(gtab)+8};\n"
-    ".global .align 4 .f32 gf = 0f3FC00000;\n"
-    ".global .align 8 .f64 gd[2] = {2.5, 0d4010000000000000};\n"
-    ".global .align 1 .s8 gs8[3] = {-1, 2, -3};\n"
-    ".global .align 4 .u32 ghost[4];\n"
-    ".global .align 4 .u32 gcnt;\n"
-    ".const .align 4 .u32 ctab[8] = {3, 1, 4, 1, 5, 9, 2, 6};\n"
-    ".const .align 8 .f64 cd = 0d400921FB54442D18;\n"
-    ".const .align 4 .u32 chost[32];\n"
-    ".visible .entry gvars(.param .u64 out)\n"
-    "{\n"
-    ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<2>;\n.reg .f64 %fd<4>;\n"
-    "mov.u32 %r1, %tid.x;\n"
-    "ld.global.u64 %rd1, [gptr];\n"
-    "ld.u32 %r2, [%rd1+4];\n"
-    "ld.global.u64 %rd2, [gptr2+8];\n"
-    "ld.u32 %r3, [%rd2];\n"
-    "ld.global.u64 %rd3, [gptr2];\n"
-    "ld.global.u32 %r4, [%rd3+12];\n"
-    "ld.global.f32 %f1, [gf];\n"
-    "mov.b32 %r5, %f1;\n"
-    "ld.global.s8 %r6, [gs8+2];\n"
-    "ld.global.u32 %r7, [ghost+8];\n"
-    "st.global.u32 [gcnt], 77;\n"
-    "rem.u32 %r8, %r1, 8;\n"
-    "mul.wide.u32 %rd4, %r8, 4;\n"
-    "mov.u64 %rd5, ctab;\n"
-    "add.s64 %rd6, %rd5, %rd4;\n"
-    "ld.const.u32 %r9, [%rd6];\n"
-    "mul.wide.u32 %rd7, %r1, 4;\n"
-    "mov.u64 %rd8, chost;\n"
-    "add.s64 %rd9, %rd8, %rd7;\n"
-    "ld.const.u32 %r10, [%rd9];\n"
-    "add.u32 %r9, %r9, %r10;\n"
-    "ld.global.f64 %fd1, [gd];\n"
-    "ld.global.f64 %fd2, [gd+8];\n"
-    "ld.const.f64 %fd3, [cd];\n"
-    "ld.param.u64 %rd10, [out];\n"
-    "mul.wide.u32 %rd11, %r1, 64;\n"
-    "add.s64 %rd12, %rd10, %rd11;\n"
-    "st.global.v4.u32 [%rd12], {%r2, %r3, %r4, %r5};\n"
-    "st.global.v4.u32 [%rd12+16], {%r6, %r7, %r9, %r1};\n"
-    "st.global.f64 [%rd12+32], %fd1;\n"
-    "st.global.f64 [%rd12+40], %fd2;\n"
-    "st.global.f64 [%rd12+48], %fd3;\n"
-    "st.global.u64 [%rd12+56], %rd3;\n"
-    "ret;\n"
-    "}\n";
+static const char gvar_ptx[] =
+    HDR ".global .align 4 .u32 gtab[4] = {10, 20, 30, 40};\n"
+        ".global .align 8 .u64 gptr = generic(gtab);\n"
+        ".global .align 8 .u64 gptr2[2] = {gtab, generic(gtab)+8};\n"
+        ".global .align 4 .f32 gf = 0f3FC00000;\n"
+        ".global .align 8 .f64 gd[2] = {2.5, 0d4010000000000000};\n"
+        ".global .align 1 .s8 gs8[3] = {-1, 2, -3};\n"
+        ".global .align 4 .u32 ghost[4];\n"
+        ".global .align 4 .u32 gcnt;\n"
+        ".const .align 4 .u32 ctab[8] = {3, 1, 4, 1, 5, 9, 2, 6};\n"
+        ".const .align 8 .f64 cd = 0d400921FB54442D18;\n"
+        ".const .align 4 .u32 chost[32];\n"
+        ".visible .entry gvars(.param .u64 out)\n"
+        "{\n"
+        ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<2>;\n.reg .f64 %fd<4>;\n"
+        "mov.u32 %r1, %tid.x;\n"
+        "ld.global.u64 %rd1, [gptr];\n"
+        "ld.u32 %r2, [%rd1+4];\n"
+        "ld.global.u64 %rd2, [gptr2+8];\n"
+        "ld.u32 %r3, [%rd2];\n"
+        "ld.global.u64 %rd3, [gptr2];\n"
+        "ld.global.u32 %r4, [%rd3+12];\n"
+        "ld.global.f32 %f1, [gf];\n"
+        "mov.b32 %r5, %f1;\n"
+        "ld.global.s8 %r6, [gs8+2];\n"
+        "ld.global.u32 %r7, [ghost+8];\n"
+        "st.global.u32 [gcnt], 77;\n"
+        "rem.u32 %r8, %r1, 8;\n"
+        "mul.wide.u32 %rd4, %r8, 4;\n"
+        "mov.u64 %rd5, ctab;\n"
+        "add.s64 %rd6, %rd5, %rd4;\n"
+        "ld.const.u32 %r9, [%rd6];\n"
+        "mul.wide.u32 %rd7, %r1, 4;\n"
+        "mov.u64 %rd8, chost;\n"
+        "add.s64 %rd9, %rd8, %rd7;\n"
+        "ld.const.u32 %r10, [%rd9];\n"
+        "add.u32 %r9, %r9, %r10;\n"
+        "ld.global.f64 %fd1, [gd];\n"
+        "ld.global.f64 %fd2, [gd+8];\n"
+        "ld.const.f64 %fd3, [cd];\n"
+        "ld.param.u64 %rd10, [out];\n"
+        "mul.wide.u32 %rd11, %r1, 64;\n"
+        "add.s64 %rd12, %rd10, %rd11;\n"
+        "st.global.v4.u32 [%rd12], {%r2, %r3, %r4, %r5};\n"
+        "st.global.v4.u32 [%rd12+16], {%r6, %r7, %r9, %r1};\n"
+        "st.global.f64 [%rd12+32], %fd1;\n"
+        "st.global.f64 [%rd12+40], %fd2;\n"
+        "st.global.f64 [%rd12+48], %fd3;\n"
+        "st.global.u64 [%rd12+56], %rd3;\n"
+        "ret;\n"
+        "}\n";
 
 static void test_engine_module_variables(void **state)
 {
@@ -232,8 +231,8 @@ static void test_engine_module_variables(void **state)
     assert_int_equal(gcnt, 77);
     for (uint32_t t = 0; t < 32; t++) {
         const uint32_t *o = &out[t * 16];
-        const uint32_t want[8] = {20, 30, 40, 0x3fc00000, (uint32_t)-3, 1234567,
-                                  ctab[t % 8] + 1000 * t, t};
+        const uint32_t want[8] = {
+            20, 30, 40, 0x3fc00000, (uint32_t)-3, 1234567, ctab[t % 8] + 1000 * t, t};
         double d[3];
 
         assert_memory_equal(o, want, sizeof(want));
@@ -247,71 +246,71 @@ static void test_engine_module_variables(void **state)
 
 /* ---- atomics and reductions under contention ----------------------------- */
 
-static const char atom_ptx[] = HDR
-    ".visible .entry atoms(.param .u64 cells, .param .u64 olds)\n"
-    "{\n"
-    ".shared .align 4 .u32 scnt;\n"
-    ".reg .pred %p<4>;\n.reg .b32 %r<32>;\n.reg .b64 %rd<24>;\n"
-    ".reg .f32 %f<4>;\n.reg .f64 %fd<4>;\n"
-    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
-    "mad.lo.u32 %r4, %r2, %r3, %r1;\n"
-    "ld.param.u64 %rd1, [cells];\n"
-    "ld.param.u64 %rd2, [olds];\n"
-    "mul.wide.u32 %rd3, %r4, 4;\n"
-    "add.s64 %rd4, %rd2, %rd3;\n"
-    "setp.ne.u32 %p1, %r1, 0;\n"
-    "@!%p1 st.shared.u32 [scnt], 0;\n"
-    "bar.sync 0;\n"
-    "atom.global.add.u32 %r5, [%rd1], 1;\n"
-    "st.global.u32 [%rd4], %r5;\n"
-    "add.u32 %r6, %r4, 1;\n"
-    "red.global.add.u32 [%rd1+4], %r6;\n"
-    "$SPIN:\n"
-    "ld.volatile.global.u32 %r7, [%rd1+8];\n"
-    "add.u32 %r8, %r7, 1;\n"
-    "atom.global.cas.b32 %r9, [%rd1+8], %r7, %r8;\n"
-    "setp.ne.u32 %p2, %r9, %r7;\n"
-    "@%p2 bra $SPIN;\n"
-    "st.global.u32 [%rd4+2048], %r7;\n"
-    "atom.global.inc.u32 %r10, [%rd1+12], 9;\n"
-    "atom.global.dec.u32 %r10, [%rd1+16], 9;\n"
-    "atom.global.exch.b32 %r11, [%rd1+20], %r4;\n"
-    "st.global.u32 [%rd4+4096], %r11;\n"
-    "sub.u32 %r12, %r4, 300;\n"
-    "atom.global.min.s32 %r13, [%rd1+24], %r12;\n"
-    "atom.global.min.u32 %r13, [%rd1+28], %r12;\n"
-    "atom.global.max.s32 %r13, [%rd1+32], %r12;\n"
-    "atom.global.max.u32 %r13, [%rd1+36], %r12;\n"
-    "and.b32 %r14, %r4, 31;\n"
-    "shl.b32 %r15, 1, %r14;\n"
-    "not.b32 %r16, %r15;\n"
-    "atom.global.and.b32 %r13, [%rd1+40], %r16;\n"
-    "rem.u32 %r17, %r4, 31;\n"
-    "shl.b32 %r18, 1, %r17;\n"
-    "atom.global.or.b32 %r13, [%rd1+44], %r18;\n"
-    "atom.global.xor.b32 %r13, [%rd1+48], %r4;\n"
-    "cvt.rn.f32.u32 %f1, %r4;\n"
-    "mul.rn.f32 %f1, %f1, 0f3E800000;\n"
-    "atom.global.add.f32 %f2, [%rd1+52], %f1;\n"
-    "cvt.rn.f64.u32 %fd1, %r4;\n"
-    "fma.rn.f64 %fd1, %fd1, 0d3FE0000000000000, 0d4130000000000000;\n"
-    "atom.global.add.f64 %fd2, [%rd1+56], %fd1;\n"
-    "atom.global.add.u64 %rd5, [%rd1+64], 4294967297;\n"
-    "cvt.u64.u32 %rd6, %r4;\n"
-    "sub.s64 %rd7, %rd6, 1000;\n"
-    "atom.global.min.s64 %rd8, [%rd1+72], %rd7;\n"
-    "red.global.add.u64 [%rd1+80], 8589934592;\n"
-    "red.global.or.b32 [%rd1+88], %r15;\n"
-    "atom.shared.add.u32 %r19, [scnt], %r1;\n"
-    "bar.sync 0;\n"
-    "@%p1 bra $END;\n"
-    "ld.shared.u32 %r20, [scnt];\n"
-    "mul.wide.u32 %rd9, %r2, 4;\n"
-    "add.s64 %rd10, %rd1, %rd9;\n"
-    "st.global.u32 [%rd10+96], %r20;\n"
-    "$END:\n"
-    "ret;\n"
-    "}\n";
+static const char atom_ptx[] =
+    HDR ".visible .entry atoms(.param .u64 cells, .param .u64 olds)\n"
+        "{\n"
+        ".shared .align 4 .u32 scnt;\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<32>;\n.reg .b64 %rd<24>;\n"
+        ".reg .f32 %f<4>;\n.reg .f64 %fd<4>;\n"
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+        "mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+        "ld.param.u64 %rd1, [cells];\n"
+        "ld.param.u64 %rd2, [olds];\n"
+        "mul.wide.u32 %rd3, %r4, 4;\n"
+        "add.s64 %rd4, %rd2, %rd3;\n"
+        "setp.ne.u32 %p1, %r1, 0;\n"
+        "@!%p1 st.shared.u32 [scnt], 0;\n"
+        "bar.sync 0;\n"
+        "atom.global.add.u32 %r5, [%rd1], 1;\n"
+        "st.global.u32 [%rd4], %r5;\n"
+        "add.u32 %r6, %r4, 1;\n"
+        "red.global.add.u32 [%rd1+4], %r6;\n"
+        "$SPIN:\n"
+        "ld.volatile.global.u32 %r7, [%rd1+8];\n"
+        "add.u32 %r8, %r7, 1;\n"
+        "atom.global.cas.b32 %r9, [%rd1+8], %r7, %r8;\n"
+        "setp.ne.u32 %p2, %r9, %r7;\n"
+        "@%p2 bra $SPIN;\n"
+        "st.global.u32 [%rd4+2048], %r7;\n"
+        "atom.global.inc.u32 %r10, [%rd1+12], 9;\n"
+        "atom.global.dec.u32 %r10, [%rd1+16], 9;\n"
+        "atom.global.exch.b32 %r11, [%rd1+20], %r4;\n"
+        "st.global.u32 [%rd4+4096], %r11;\n"
+        "sub.u32 %r12, %r4, 300;\n"
+        "atom.global.min.s32 %r13, [%rd1+24], %r12;\n"
+        "atom.global.min.u32 %r13, [%rd1+28], %r12;\n"
+        "atom.global.max.s32 %r13, [%rd1+32], %r12;\n"
+        "atom.global.max.u32 %r13, [%rd1+36], %r12;\n"
+        "and.b32 %r14, %r4, 31;\n"
+        "shl.b32 %r15, 1, %r14;\n"
+        "not.b32 %r16, %r15;\n"
+        "atom.global.and.b32 %r13, [%rd1+40], %r16;\n"
+        "rem.u32 %r17, %r4, 31;\n"
+        "shl.b32 %r18, 1, %r17;\n"
+        "atom.global.or.b32 %r13, [%rd1+44], %r18;\n"
+        "atom.global.xor.b32 %r13, [%rd1+48], %r4;\n"
+        "cvt.rn.f32.u32 %f1, %r4;\n"
+        "mul.rn.f32 %f1, %f1, 0f3E800000;\n"
+        "atom.global.add.f32 %f2, [%rd1+52], %f1;\n"
+        "cvt.rn.f64.u32 %fd1, %r4;\n"
+        "fma.rn.f64 %fd1, %fd1, 0d3FE0000000000000, 0d4130000000000000;\n"
+        "atom.global.add.f64 %fd2, [%rd1+56], %fd1;\n"
+        "atom.global.add.u64 %rd5, [%rd1+64], 4294967297;\n"
+        "cvt.u64.u32 %rd6, %r4;\n"
+        "sub.s64 %rd7, %rd6, 1000;\n"
+        "atom.global.min.s64 %rd8, [%rd1+72], %rd7;\n"
+        "red.global.add.u64 [%rd1+80], 8589934592;\n"
+        "red.global.or.b32 [%rd1+88], %r15;\n"
+        "atom.shared.add.u32 %r19, [scnt], %r1;\n"
+        "bar.sync 0;\n"
+        "@%p1 bra $END;\n"
+        "ld.shared.u32 %r20, [scnt];\n"
+        "mul.wide.u32 %rd9, %r2, 4;\n"
+        "add.s64 %rd10, %rd1, %rd9;\n"
+        "st.global.u32 [%rd10+96], %r20;\n"
+        "$END:\n"
+        "ret;\n"
+        "}\n";
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -330,19 +329,38 @@ static int is_permutation(uint32_t *v, uint32_t n, uint32_t base)
     return 1;
 }
 
-static void test_engine_atomics_contention(void **state)
+enum { NATOM = 512 };
+
+/* The float and 64-bit cells of the atoms kernel. */
+static void check_wide_cells(const uint32_t *cells)
 {
-    enum { N = 512 };
-    uint32_t cells[28] = {0}, *olds = calloc(3 * N + 1, sizeof(uint32_t)), xo = 0, dec = 0;
-    struct kbuf b[] = {{cells, sizeof(cells)}, {olds, 3 * N * sizeof(uint32_t)}};
+    const uint32_t n = NATOM;
     uint64_t u64;
     int64_t s64;
     float f;
     double d;
 
+    memcpy(&f, &cells[13], 4);
+    assert_true(f == 0.25f * (float)(n * (n - 1) / 2));
+    memcpy(&d, &cells[14], 8);
+    assert_true(d == 0.5 * (n * (n - 1) / 2) + (double)n * 1048576.0);
+    memcpy(&u64, &cells[16], 8);
+    assert_int_equal(u64, (uint64_t)n * UINT64_C(0x100000001));
+    memcpy(&s64, &cells[18], 8);
+    assert_int_equal(s64, -1000);
+    memcpy(&u64, &cells[20], 8);
+    assert_int_equal(u64, (uint64_t)n << 33);
+}
+
+static void test_engine_atomics_contention(void **state)
+{
+    enum { N = NATOM };
+    uint32_t cells[28] = {0}, *olds = calloc(3 * N + 1, sizeof(uint32_t)), xo = 0, dec = 0;
+    struct kbuf b[] = {{cells, sizeof(cells)}, {olds, 3 * N * sizeof(uint32_t)}};
+
     (void)state;
     assert_non_null(olds);
-    cells[5] = 0xabcdef;         /* exch: the first old value */
+    cells[5] = 0xabcdef; /* exch: the first old value */
     cells[6] = (uint32_t)INT32_MAX;
     cells[7] = UINT32_MAX;
     cells[8] = (uint32_t)INT32_MIN;
@@ -364,22 +382,13 @@ static void test_engine_atomics_contention(void **state)
     assert_int_equal(cells[10], 0);
     assert_int_equal(cells[11], 0x7fffffff);
     assert_int_equal(cells[12], xo);
-    memcpy(&f, &cells[13], 4);
-    assert_true(f == 0.25f * (N * (N - 1) / 2));
-    memcpy(&d, &cells[14], 8);
-    assert_true(d == 0.5 * (N * (N - 1) / 2) + (double)N * 1048576.0);
-    memcpy(&u64, &cells[16], 8);
-    assert_int_equal(u64, (uint64_t)N * UINT64_C(0x100000001));
-    memcpy(&s64, &cells[18], 8);
-    assert_int_equal(s64, -1000);
-    memcpy(&u64, &cells[20], 8);
-    assert_int_equal(u64, (uint64_t)N << 33);
+    check_wide_cells(cells);
     assert_int_equal(cells[22], UINT32_MAX);
     for (int c = 0; c < 4; c++)
         assert_int_equal(cells[24 + c], 128 * 127 / 2);
-    assert_true(is_permutation(olds, N, 0));         /* atom.add olds */
-    assert_true(is_permutation(olds + N, N, 0));     /* successful CAS olds */
-    olds[3 * N] = cells[5];                          /* exch: olds + final = init + tids */
+    assert_true(is_permutation(olds, N, 0));     /* atom.add olds */
+    assert_true(is_permutation(olds + N, N, 0)); /* successful CAS olds */
+    olds[3 * N] = cells[5];                      /* exch: olds + final = init + tids */
     for (uint32_t i = 2 * N; i <= 3 * N; i++)
         if (olds[i] == 0xabcdef)
             olds[i] = N;
@@ -389,19 +398,18 @@ static void test_engine_atomics_contention(void **state)
 
 /* ---- half-precision atomics ------------------------------------------------ */
 
-static const char hatom_ptx[] = HDR
-    ".visible .entry hatom(.param .u64 cells)\n"
-    "{\n"
-    ".reg .b16 %h<3>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<2>;\n"
-    "ld.param.u64 %rd1, [cells];\n"
-    "mov.b32 %r1, 0x3C003C00;\n"
-    "atom.global.add.noftz.f16x2 %r2, [%rd1], %r1;\n"
-    "mov.b32 %r3, 0x3F803F80;\n"
-    "atom.global.add.noftz.bf16x2 %r4, [%rd1+4], %r3;\n"
-    "mov.b16 %h1, 0x3C00;\n"
-    "atom.global.add.noftz.f16 %h2, [%rd1+8], %h1;\n"
-    "ret;\n"
-    "}\n";
+static const char hatom_ptx[] = HDR ".visible .entry hatom(.param .u64 cells)\n"
+                                    "{\n"
+                                    ".reg .b16 %h<3>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<2>;\n"
+                                    "ld.param.u64 %rd1, [cells];\n"
+                                    "mov.b32 %r1, 0x3C003C00;\n"
+                                    "atom.global.add.noftz.f16x2 %r2, [%rd1], %r1;\n"
+                                    "mov.b32 %r3, 0x3F803F80;\n"
+                                    "atom.global.add.noftz.bf16x2 %r4, [%rd1+4], %r3;\n"
+                                    "mov.b16 %h1, 0x3C00;\n"
+                                    "atom.global.add.noftz.f16 %h2, [%rd1+8], %h1;\n"
+                                    "ret;\n"
+                                    "}\n";
 
 static void test_engine_half_atomics(void **state)
 {
@@ -409,12 +417,6 @@ static void test_engine_half_atomics(void **state)
     struct kbuf b[] = {{cells, sizeof(cells)}};
 
     (void)state;
-    /* engine bug: atom.add.noftz.f16x2 and .bf16x2 add the 32-bit word as
-       one f32 (4 x (1.0, 1.0) gives 0x3d003c00, not 0x44004400; bf16x2
-       gives 0x40803f80, not 0x40804080), and atom.add.noftz.f16 is
-       rejected (PS_ENOTSUP); nvcc emits all three for atomicAdd on
-       __half2, __nv_bfloat162 and __half */
-    ENGINE_BUG_SKIP();
     run(hatom_ptx, "hatom", D3(1, 1, 1), D3(4, 1, 1), 0, b, 1);
     assert_int_equal(cells[0], 0x44004400);
     assert_int_equal(cells[1], 0x40804080);
@@ -423,36 +425,36 @@ static void test_engine_half_atomics(void **state)
 
 /* ---- vector loads and stores ----------------------------------------------- */
 
-static const char vec_ptx[] = HDR
-    ".visible .entry vec(.param .u64 in, .param .u64 out)\n"
-    "{\n"
-    ".shared .align 16 .u32 sv[128];\n"
-    ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<4>;\n.reg .b16 %h<4>;\n"
-    "mov.u32 %r1, %tid.x;\n"
-    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
-    "mul.wide.u32 %rd3, %r1, 64;\n"
-    "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
-    "ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
-    "st.global.v4.u32 [%rd5], {%r5, %r4, %r3, %r2};\n"
-    "ld.global.v2.f32 {%f1, %f2}, [%rd4+16];\n"
-    "add.rn.f32 %f3, %f1, %f2;\n"
-    "st.global.v2.f32 [%rd5+16], {%f2, %f3};\n"
-    "ld.global.v2.u64 {%rd6, %rd7}, [%rd4+32];\n"
-    "xor.b64 %rd8, %rd6, %rd7;\n"
-    "st.global.v2.u64 [%rd5+32], {%rd7, %rd8};\n"
-    "ld.global.v4.u16 {%h0, %h1, %h2, %h3}, [%rd4+48];\n"
-    "st.global.v4.u16 [%rd5+48], {%h3, %h2, %h1, %h0};\n"
-    "mov.u64 %rd9, sv;\n"
-    "mul.wide.u32 %rd10, %r1, 16;\n"
-    "add.s64 %rd11, %rd9, %rd10;\n"
-    "st.shared.v4.u32 [%rd11], {%r2, %r3, %r4, %r5};\n"
-    "bar.sync 0;\n"
-    "add.u32 %r6, %r1, 1;\nrem.u32 %r6, %r6, 32;\n"
-    "mul.wide.u32 %rd12, %r6, 16;\nadd.s64 %rd13, %rd9, %rd12;\n"
-    "ld.shared.v4.u32 {%r7, %r8, %r9, %r10}, [%rd13];\n"
-    "st.global.v2.u32 [%rd5+56], {%r7, %r10};\n"
-    "ret;\n"
-    "}\n";
+static const char vec_ptx[] =
+    HDR ".visible .entry vec(.param .u64 in, .param .u64 out)\n"
+        "{\n"
+        ".shared .align 16 .u32 sv[128];\n"
+        ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<4>;\n.reg .b16 %h<4>;\n"
+        "mov.u32 %r1, %tid.x;\n"
+        "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+        "mul.wide.u32 %rd3, %r1, 64;\n"
+        "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+        "ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
+        "st.global.v4.u32 [%rd5], {%r5, %r4, %r3, %r2};\n"
+        "ld.global.v2.f32 {%f1, %f2}, [%rd4+16];\n"
+        "add.rn.f32 %f3, %f1, %f2;\n"
+        "st.global.v2.f32 [%rd5+16], {%f2, %f3};\n"
+        "ld.global.v2.u64 {%rd6, %rd7}, [%rd4+32];\n"
+        "xor.b64 %rd8, %rd6, %rd7;\n"
+        "st.global.v2.u64 [%rd5+32], {%rd7, %rd8};\n"
+        "ld.global.v4.u16 {%h0, %h1, %h2, %h3}, [%rd4+48];\n"
+        "st.global.v4.u16 [%rd5+48], {%h3, %h2, %h1, %h0};\n"
+        "mov.u64 %rd9, sv;\n"
+        "mul.wide.u32 %rd10, %r1, 16;\n"
+        "add.s64 %rd11, %rd9, %rd10;\n"
+        "st.shared.v4.u32 [%rd11], {%r2, %r3, %r4, %r5};\n"
+        "bar.sync 0;\n"
+        "add.u32 %r6, %r1, 1;\nrem.u32 %r6, %r6, 32;\n"
+        "mul.wide.u32 %rd12, %r6, 16;\nadd.s64 %rd13, %rd9, %rd12;\n"
+        "ld.shared.v4.u32 {%r7, %r8, %r9, %r10}, [%rd13];\n"
+        "st.global.v2.u32 [%rd5+56], {%r7, %r10};\n"
+        "ret;\n"
+        "}\n";
 
 static void test_engine_vector_ld_st(void **state)
 {
@@ -491,36 +493,35 @@ static void test_engine_vector_ld_st(void **state)
 
 /* ---- u8/s8/u16/s16 loads (sign and zero extension) and narrow stores ---- */
 
-static const char narrow_ptx[] = HDR
-    ".visible .entry narrow(.param .u64 in, .param .u64 out)\n"
-    "{\n"
-    ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .b16 %rs<2>;\n"
-    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
-    "ld.global.s8 %r1, [%rd1];\n"
-    "ld.global.u8 %r2, [%rd1];\n"
-    "ld.global.s8 %r3, [%rd1+1];\n"
-    "ld.global.s8 %r4, [%rd1+2];\n"
-    "ld.global.s16 %r5, [%rd1+4];\n"
-    "ld.global.u16 %r6, [%rd1+4];\n"
-    "ld.global.s16 %rs1, [%rd1+6];\n"
-    "cvt.s32.s16 %r7, %rs1;\n"
-    "ld.global.s8 %rd3, [%rd1];\n"
-    "ld.global.u8 %rd4, [%rd1+2];\n"
-    "st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};\n"
-    "st.global.v4.u32 [%rd2+16], {%r5, %r6, %r7, %r7};\n"
-    "st.global.v2.u64 [%rd2+32], {%rd3, %rd4};\n"
-    "mov.u32 %r8, 0x12345678;\n"
-    "st.global.u8 [%rd2+49], %r8;\n"
-    "st.global.u16 [%rd2+52], %r8;\n"
-    "st.global.s8 [%rd2+55], %r4;\n"
-    "ret;\n"
-    "}\n";
+static const char narrow_ptx[] = HDR ".visible .entry narrow(.param .u64 in, .param .u64 out)\n"
+                                     "{\n"
+                                     ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .b16 %rs<2>;\n"
+                                     "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+                                     "ld.global.s8 %r1, [%rd1];\n"
+                                     "ld.global.u8 %r2, [%rd1];\n"
+                                     "ld.global.s8 %r3, [%rd1+1];\n"
+                                     "ld.global.s8 %r4, [%rd1+2];\n"
+                                     "ld.global.s16 %r5, [%rd1+4];\n"
+                                     "ld.global.u16 %r6, [%rd1+4];\n"
+                                     "ld.global.s16 %rs1, [%rd1+6];\n"
+                                     "cvt.s32.s16 %r7, %rs1;\n"
+                                     "ld.global.s8 %rd3, [%rd1];\n"
+                                     "ld.global.u8 %rd4, [%rd1+2];\n"
+                                     "st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};\n"
+                                     "st.global.v4.u32 [%rd2+16], {%r5, %r6, %r7, %r7};\n"
+                                     "st.global.v2.u64 [%rd2+32], {%rd3, %rd4};\n"
+                                     "mov.u32 %r8, 0x12345678;\n"
+                                     "st.global.u8 [%rd2+49], %r8;\n"
+                                     "st.global.u16 [%rd2+52], %r8;\n"
+                                     "st.global.s8 [%rd2+55], %r4;\n"
+                                     "ret;\n"
+                                     "}\n";
 
 static void test_engine_narrow_loads_stores(void **state)
 {
     uint8_t in[8] = {0xf0, 0x7f, 0x80, 0x01, 0x01, 0x80, 0xff, 0xff}, out[64];
     struct kbuf b[] = {{in, sizeof(in)}, {out, sizeof(out)}};
-    const uint32_t w32[8] = {0xfffffff0, 0xf0, 0x7f, 0xffffff80,
+    const uint32_t w32[8] = {0xfffffff0, 0xf0,   0x7f,       0xffffff80,
                              0xffff8001, 0x8001, 0xffffffff, 0xffffffff};
     const uint64_t w64[2] = {UINT64_C(0xfffffffffffffff0), 0x80};
     const uint8_t wtail[8] = {0xee, 0x78, 0xee, 0xee, 0x78, 0x56, 0xee, 0x80};
@@ -567,7 +568,8 @@ static const char printf_tmpl[] = HDR
     "st.local.u64 [%%SPL+8], %%rd2;\n"
     "cvt.rn.f64.u32 %%fd1, %%r1;\nmul.rn.f64 %%fd1, %%fd1, 0d3FD0000000000000;\n"
     "st.local.f64 [%%SPL+16], %%fd1;\n"
-    "add.s32 %%r3, %%r1, -2;\nmul.wide.s32 %%rd3, %%r3, 1000000000;\nmul.lo.s64 %%rd3, %%rd3, 1000;\n"
+    "add.s32 %%r3, %%r1, -2;\nmul.wide.s32 %%rd3, %%r3, 1000000000;\n"
+    "mul.lo.s64 %%rd3, %%rd3, 1000;\n"
     "st.local.u64 [%%SPL+24], %%rd3;\n"
     "mov.u64 %%rd4, $str;\ncvta.global.u64 %%rd5, %%rd4;\n"
     "add.u64 %%rd6, %%SP, 0;\n"
@@ -602,8 +604,8 @@ static void test_engine_device_printf(void **state)
     byte_list(l0, sizeof(l0), f0);
     byte_list(l1, sizeof(l1), f1);
     byte_list(l2, sizeof(l2), f2);
-    snprintf(ptx, sizeof(ptx), printf_tmpl, strlen(f0) + 1, l0, strlen(f1) + 1, l1,
-             strlen(f2) + 1, l2);
+    snprintf(ptx, sizeof(ptx), printf_tmpl, strlen(f0) + 1, l0, strlen(f1) + 1, l1, strlen(f2) + 1,
+             l2);
     ptxsim_options_default(&o);
     o.printf_out = fp;
     memset(out, 0xee, sizeof(out));
@@ -627,14 +629,14 @@ static void test_engine_device_printf(void **state)
     }
 }
 
-static const char printf_null_ptx[] = HDR
-    ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
-    ".param .b64 vprintf_param_1);\n"
-    ".visible .entry pfnull(.param .u64 out)\n"
-    "{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
-    "mov.u64 %rd1, 0;\n"
-    "call.uni (%r1), vprintf, (%rd1, %rd1);\n"
-    "ld.param.u64 %rd2, [out];\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+static const char printf_null_ptx[] =
+    HDR ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
+        ".param .b64 vprintf_param_1);\n"
+        ".visible .entry pfnull(.param .u64 out)\n"
+        "{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+        "mov.u64 %rd1, 0;\n"
+        "call.uni (%r1), vprintf, (%rd1, %rd1);\n"
+        "ld.param.u64 %rd2, [out];\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
 
 static void test_engine_printf_null_format(void **state)
 {
@@ -642,68 +644,64 @@ static void test_engine_printf_null_format(void **state)
     struct kbuf b[] = {{&out, sizeof(out)}};
 
     (void)state;
-    /* engine bug: vprintf with a null format faults (PS_EFAULT "printf format
-       string at 0x0 is not readable"); CUDA returns -1 (Programming Guide,
-       "Formatted Output"), as isa/printf_fmt.h also says the caller does */
-    ENGINE_BUG_SKIP();
     run(printf_null_ptx, "pfnull", D3(1, 1, 1), D3(1, 1, 1), 0, b, 1);
     assert_int_equal(out, -1);
 }
 
 /* ---- device malloc and free ------------------------------------------------- */
 
-static const char malloc_ptx[] = HDR
-    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
-    ".extern .func free(.param .b64 free_param_0);\n"
-    ".visible .entry dmalloc(.param .u64 out, .param .u64 keep)\n"
-    "{\n"
-    ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n"
-    "mov.u32 %r1, %tid.x;\n"
-    "add.u32 %r2, %r1, 4;\n"
-    "mul.wide.u32 %rd1, %r2, 4;\n"
-    "call.uni (%rd2), malloc, (%rd1);\n"
-    "mov.u32 %r3, 0;\n"
-    "$W:\n"
-    "mad.lo.u32 %r4, %r3, %r1, 1;\n"
-    "mul.wide.u32 %rd3, %r3, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
-    "st.u32 [%rd4], %r4;\n"
-    "add.u32 %r3, %r3, 1;\n"
-    "setp.lt.u32 %p1, %r3, %r2;\n"
-    "@%p1 bra $W;\n"
-    "mov.u32 %r5, 0;\nmov.u32 %r3, 0;\n"
-    "$R:\n"
-    "mul.wide.u32 %rd3, %r3, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
-    "ld.u32 %r6, [%rd4];\nadd.u32 %r5, %r5, %r6;\n"
-    "add.u32 %r3, %r3, 1;\n"
-    "setp.lt.u32 %p1, %r3, %r2;\n"
-    "@%p1 bra $R;\n"
-    "and.b64 %rd5, %rd2, 15;\ncvt.u32.u64 %r7, %rd5;\n"
-    "ld.param.u64 %rd6, [out];\n"
-    "mul.wide.u32 %rd7, %r1, 8;\nadd.s64 %rd8, %rd6, %rd7;\n"
-    "st.global.v2.u32 [%rd8], {%r5, %r7};\n"
-    "setp.eq.u32 %p2, %r1, 0;\n"
-    "@%p2 bra $KEEP;\n"
-    "call.uni free, (%rd2);\n"
-    "ret;\n"
-    "$KEEP:\n"
-    "ld.param.u64 %rd9, [keep];\n"
-    "st.global.u64 [%rd9], %rd2;\n"
-    "ret;\n"
-    "}\n"
-    ".visible .entry dread(.param .u64 out, .param .u64 keep)\n"
-    "{\n"
-    ".reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
-    "ld.param.u64 %rd1, [keep];\nld.global.u64 %rd2, [%rd1];\n"
-    "ld.u32 %r1, [%rd2+8];\n"
-    "st.u32 [%rd2+8], 99;\n"
-    "call.uni free, (%rd2);\n"
-    "mov.u64 %rd3, 1073741824;\n"
-    "call.uni (%rd4), malloc, (%rd3);\n"
-    "ld.param.u64 %rd5, [out];\n"
-    "st.global.u32 [%rd5], %r1;\n"
-    "st.global.u64 [%rd5+8], %rd4;\n"
-    "ret;\n"
-    "}\n";
+static const char malloc_ptx[] =
+    HDR ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+        ".extern .func free(.param .b64 free_param_0);\n"
+        ".visible .entry dmalloc(.param .u64 out, .param .u64 keep)\n"
+        "{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n"
+        "mov.u32 %r1, %tid.x;\n"
+        "add.u32 %r2, %r1, 4;\n"
+        "mul.wide.u32 %rd1, %r2, 4;\n"
+        "call.uni (%rd2), malloc, (%rd1);\n"
+        "mov.u32 %r3, 0;\n"
+        "$W:\n"
+        "mad.lo.u32 %r4, %r3, %r1, 1;\n"
+        "mul.wide.u32 %rd3, %r3, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+        "st.u32 [%rd4], %r4;\n"
+        "add.u32 %r3, %r3, 1;\n"
+        "setp.lt.u32 %p1, %r3, %r2;\n"
+        "@%p1 bra $W;\n"
+        "mov.u32 %r5, 0;\nmov.u32 %r3, 0;\n"
+        "$R:\n"
+        "mul.wide.u32 %rd3, %r3, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+        "ld.u32 %r6, [%rd4];\nadd.u32 %r5, %r5, %r6;\n"
+        "add.u32 %r3, %r3, 1;\n"
+        "setp.lt.u32 %p1, %r3, %r2;\n"
+        "@%p1 bra $R;\n"
+        "and.b64 %rd5, %rd2, 15;\ncvt.u32.u64 %r7, %rd5;\n"
+        "ld.param.u64 %rd6, [out];\n"
+        "mul.wide.u32 %rd7, %r1, 8;\nadd.s64 %rd8, %rd6, %rd7;\n"
+        "st.global.v2.u32 [%rd8], {%r5, %r7};\n"
+        "setp.eq.u32 %p2, %r1, 0;\n"
+        "@%p2 bra $KEEP;\n"
+        "call.uni free, (%rd2);\n"
+        "ret;\n"
+        "$KEEP:\n"
+        "ld.param.u64 %rd9, [keep];\n"
+        "st.global.u64 [%rd9], %rd2;\n"
+        "ret;\n"
+        "}\n"
+        ".visible .entry dread(.param .u64 out, .param .u64 keep)\n"
+        "{\n"
+        ".reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [keep];\nld.global.u64 %rd2, [%rd1];\n"
+        "ld.u32 %r1, [%rd2+8];\n"
+        "st.u32 [%rd2+8], 99;\n"
+        "call.uni free, (%rd2);\n"
+        "mov.u64 %rd3, 1073741824;\n"
+        "call.uni (%rd4), malloc, (%rd3);\n"
+        "ld.param.u64 %rd5, [out];\n"
+        "st.global.u32 [%rd5], %r1;\n"
+        "st.global.u64 [%rd5+8], %rd4;\n"
+        "ret;\n"
+        "}\n";
 
 static void test_engine_device_malloc_free(void **state)
 {
@@ -726,8 +724,8 @@ static void test_engine_device_malloc_free(void **state)
     }
     assert_int_not_equal(keep, 0);
     env_launch(&e, "dread", D3(1, 1, 1), D3(1, 1, 1), 0, b2, 2);
-    assert_int_equal(out2[0], 1);     /* thread 0 wrote 2 * 0 + 1 there */
-    assert_int_equal(out2[1], 0);     /* more than the heap: NULL */
+    assert_int_equal(out2[0], 1); /* thread 0 wrote 2 * 0 + 1 there */
+    assert_int_equal(out2[1], 0); /* more than the heap: NULL */
     env_close(&e);
 }
 
