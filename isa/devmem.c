@@ -24,7 +24,8 @@ void isa_devmem_destroy(struct isa_devmem *m)
     if (!m)
         return;
     for (uint32_t i = 0; i < m->n; i++)
-        free(m->a[i].data);
+        if (m->a[i].owned)
+            free(m->a[i].data);
     free(m->a);
     free(m);
 }
@@ -41,18 +42,53 @@ static int find_gap(const struct isa_devmem *m, uint64_t size, uint64_t align, u
     uint64_t cand = align_up(ISA_GLOBAL_BASE, align);
 
     for (uint32_t i = 0; i <= m->n; i++) {
-        uint64_t limit = i < m->n ? m->a[i].addr : ISA_GLOBAL_END;
+        uint64_t limit = i < m->n && m->a[i].addr < ISA_GLOBAL_END ? m->a[i].addr : ISA_GLOBAL_END;
 
         if (cand <= limit && limit - cand >= size) {
             *addr = cand;
             *pos = i;
             return 0;
         }
+        if (i < m->n && m->a[i].addr >= ISA_GLOBAL_END)
+            break;
         if (i < m->n)
             cand = align_up(m->a[i].addr + align_up(m->a[i].size ? m->a[i].size : 1, MIN_ALIGN),
                             align);
     }
     return PS_ENOMEM;
+}
+
+static int insert(struct isa_devmem *m, uint32_t pos, struct isa_alloc a)
+{
+    if (m->n == m->cap) {
+        uint32_t ncap = m->cap ? m->cap * 2 : 16;
+        struct isa_alloc *na = realloc(m->a, ncap * sizeof(*na));
+
+        if (!na)
+            return PS_ENOMEM;
+        m->a = na;
+        m->cap = ncap;
+    }
+    memmove(&m->a[pos + 1], &m->a[pos], (m->n - pos) * sizeof(*m->a));
+    m->a[pos] = a;
+    m->n++;
+    m->used += a.size;
+    return 0;
+}
+
+int isa_devmem_map(struct isa_devmem *m, uint64_t addr, void *host, uint64_t size,
+                   enum isa_alloc_kind kind)
+{
+    uint32_t pos = 0;
+
+    if (!size || addr + size < addr)
+        return PS_EINVAL;
+    while (pos < m->n && m->a[pos].addr < addr)
+        pos++;
+    if ((pos > 0 && m->a[pos - 1].addr + m->a[pos - 1].size > addr) ||
+        (pos < m->n && addr + size > m->a[pos].addr))
+        return PS_EINVAL;
+    return insert(m, pos, (struct isa_alloc){addr, size, (uint8_t)kind, false, host});
 }
 
 int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum isa_alloc_kind kind,
@@ -70,21 +106,10 @@ int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum i
     data = calloc(1, size ? size : 1);
     if (!data)
         return PS_ENOMEM;
-    if (m->n == m->cap) {
-        uint32_t ncap = m->cap ? m->cap * 2 : 16;
-        struct isa_alloc *na = realloc(m->a, ncap * sizeof(*na));
-
-        if (!na) {
-            free(data);
-            return PS_ENOMEM;
-        }
-        m->a = na;
-        m->cap = ncap;
+    if (insert(m, pos, (struct isa_alloc){*addr, size, (uint8_t)kind, true, data})) {
+        free(data);
+        return PS_ENOMEM;
     }
-    memmove(&m->a[pos + 1], &m->a[pos], (m->n - pos) * sizeof(*m->a));
-    m->a[pos] = (struct isa_alloc){*addr, size, (uint8_t)kind, data};
-    m->n++;
-    m->used += size;
     return 0;
 }
 
@@ -115,7 +140,8 @@ int isa_devmem_free(struct isa_devmem *m, uint64_t addr)
 
     if (i < 0 || m->a[i].addr != addr)
         return PS_EINVAL;
-    free(m->a[i].data);
+    if (m->a[i].owned)
+        free(m->a[i].data);
     m->used -= m->a[i].size;
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;

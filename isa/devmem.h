@@ -35,6 +35,7 @@ struct isa_alloc {
     uint64_t addr;
     uint64_t size;
     uint8_t kind; /* enum isa_alloc_kind */
+    bool owned;   /* data belongs to the device (false for mapped host memory) */
     uint8_t *data;
 };
 
@@ -51,7 +52,16 @@ void isa_devmem_destroy(struct isa_devmem *m);
  */
 int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum isa_alloc_kind kind,
                      uint64_t *addr);
-/* Frees the allocation starting exactly at addr; PS_EINVAL if there is none. */
+/*
+ * Makes host memory [host, host+size) visible to the device at the device
+ * address addr (usually the host address itself, for managed and mapped
+ * host memory, so that one pointer works on both sides). The memory stays
+ * the caller's; PS_EINVAL if the range overlaps an existing allocation.
+ */
+int isa_devmem_map(struct isa_devmem *m, uint64_t addr, void *host, uint64_t size,
+                   enum isa_alloc_kind kind);
+
+/* Frees (or unmaps) the allocation starting exactly at addr; PS_EINVAL if there is none. */
 int isa_devmem_free(struct isa_devmem *m, uint64_t addr);
 
 /* The allocation containing [addr, addr+size), or NULL. */

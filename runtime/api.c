@@ -167,6 +167,25 @@ int ptxsim_free(struct ptxsim_device *d, uint64_t addr)
     return 0;
 }
 
+int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size)
+{
+    if (isa_devmem_map(isa_device_mem(d->dev), (uint64_t)(uintptr_t)host, host, size,
+                       ISA_ALLOC_MANAGED))
+        return ps_err_set(&d->last, PS_EINVAL, "cannot map %zu bytes of host memory", size);
+    return 0;
+}
+
+int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size)
+{
+    const struct isa_alloc *a = isa_devmem_find(isa_device_mem(d->dev), addr, 1);
+
+    if (!a)
+        return 0;
+    *base = a->addr;
+    *size = (size_t)a->size;
+    return a->kind + 1;
+}
+
 int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
 {
     return isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);

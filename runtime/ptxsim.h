@@ -54,6 +54,15 @@ int ptxsim_module_symbol(struct ptxsim_module *m, const char *name, uint64_t *ad
 
 int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr);
 int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
+/*
+ * Makes host memory visible to the device at the same address (managed and
+ * mapped host memory): kernels may dereference the host pointer. The memory
+ * stays the caller's; unmap it with ptxsim_free before releasing it.
+ */
+int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size);
+/* Kind of the allocation containing addr: 0 none, else enum isa_alloc_kind + 1. */
+int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size);
+
 int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n);
 int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n);
 int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n);
