@@ -14,6 +14,8 @@ struct verb {
 static const struct verb verbs[] = {
     {"ptx", verb_ptx, "parse PTX files and summarise their kernels (--print, --roundtrip)"},
     {"exec", verb_exec, "run one kernel of a PTX file functionally with given arguments"},
+    {"run", verb_run, "run a CUDA program (built with nvcc -cudart shared) on ptxsim"},
+    {"objdump", verb_objdump, "list the fat binary entries of a CUDA program, print their PTX"},
 };
 
 static void usage(FILE *out)

@@ -7,5 +7,7 @@
 
 int verb_ptx(int argc, char **argv);
 int verb_exec(int argc, char **argv);
+int verb_run(int argc, char **argv);
+int verb_objdump(int argc, char **argv);
 
 #endif

@@ -1,0 +1,214 @@
+/*
+ * The process-wide runtime context: created on first use (usually by the
+ * program's static constructors calling __cudaRegisterFatBinary), configured
+ * from the PTXSIM_* environment that `ptxsim run` sets, and torn down by the
+ * library destructor after the statistics file is written.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cuda/cudart.h"
+#include "runtime/cuda/stubs.h"
+
+#define RT_HOST_BASE UINT64_C(0x200000000000)
+
+static struct rt_ctx *g_ctx;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct rt_thread g_thread;
+
+struct rt_thread *rt_thread(void)
+{
+    return &g_thread;
+}
+
+void rt_set_last(cudaError_t e)
+{
+    if (e != cudaSuccess)
+        g_thread.last = e;
+}
+
+static cudaError_t env_fail(const char *var, const char *val, const char *why)
+{
+    fprintf(stderr, "ptxsim: %s=%s: %s\n", var, val, why);
+    return cudaErrorInitializationError;
+}
+
+/* PTXSIM_MODE, PTXSIM_CONFIG, PTXSIM_BUDGET (docs/cuda-runtime.md). */
+static cudaError_t read_env(struct rt_ctx *c)
+{
+    const char *mode = getenv("PTXSIM_MODE"), *cfg = getenv("PTXSIM_CONFIG");
+    const char *budget = getenv("PTXSIM_BUDGET"), *stats = getenv("PTXSIM_STATS");
+    char *end;
+
+    if (mode && *mode && strcmp(mode, "functional")) {
+        if (!strcmp(mode, "timing")) {
+            fprintf(stderr, "ptxsim: PTXSIM_MODE=timing: the timing model is not supported yet; "
+                            "use functional\n");
+            return cudaErrorNotSupported;
+        }
+        return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
+    }
+    if (cfg && *cfg && strcmp(cfg, "gtx480"))
+        return env_fail("PTXSIM_CONFIG", cfg, "unknown configuration (only gtx480 for now)");
+    if (budget && *budget) {
+        errno = 0;
+        c->opts.insn_budget = strtoull(budget, &end, 10);
+        if (errno || *end || *budget == '-')
+            return env_fail("PTXSIM_BUDGET", budget, "not a number of warp instructions");
+    }
+    if (stats && *stats && !(c->stats_path = strdup(stats)))
+        return cudaErrorMemoryAllocation;
+    return cudaSuccess;
+}
+
+static void ctx_create(void)
+{
+    struct rt_ctx *c = calloc(1, sizeof(*c));
+    pthread_mutexattr_t a;
+
+    if (!c)
+        return;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&c->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    ptxsim_options_default(&c->opts);
+    c->opts.printf_out = stdout;
+    c->host_next = (uintptr_t)RT_HOST_BASE;
+    c->limit_stack = c->opts.local_per_thread;
+    c->limit_heap = (size_t)c->opts.heap_bytes;
+    c->limit_printf = 1 << 20;
+    c->cache_config = cudaFuncCachePreferNone;
+    c->next_stream_id = 1;
+    c->init_err = read_env(c);
+    if (!c->init_err && ptxsim_device_create(&c->opts, &c->dev))
+        c->init_err = cudaErrorMemoryAllocation;
+    g_ctx = c;
+}
+
+cudaError_t rt_lock(struct rt_ctx **out)
+{
+    struct rt_ctx *c;
+
+    *out = NULL;
+    pthread_once(&g_once, ctx_create);
+    c = g_ctx;
+    if (!c)
+        return cudaErrorInitializationError;
+    pthread_mutex_lock(&c->lock);
+    if (c->unloading || c->init_err) {
+        cudaError_t e = c->unloading ? cudaErrorCudartUnloading : c->init_err;
+
+        pthread_mutex_unlock(&c->lock);
+        return e;
+    }
+    *out = c;
+    return cudaSuccess;
+}
+
+cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e)
+{
+    if (c)
+        pthread_mutex_unlock(&c->lock);
+    rt_set_last(e);
+    return e;
+}
+
+cudaError_t rt_device_recreate(struct rt_ctx *c)
+{
+    struct ptxsim_options o = c->opts;
+
+    rt_fatbin_unload_all(c);
+    rt_host_release_all(c, true);
+    ptxsim_device_destroy(c->dev);
+    c->dev = NULL;
+    c->dev_used = false;
+    c->dev_bytes = 0;
+    c->sticky = cudaSuccess;
+    if (c->limit_stack > o.local_per_thread)
+        o.local_per_thread = (uint32_t)c->limit_stack;
+    if (c->limit_heap > o.heap_bytes)
+        o.heap_bytes = c->limit_heap;
+    if (ptxsim_device_create(&o, &c->dev)) {
+        c->init_err = cudaErrorDevicesUnavailable; /* no device any more: every call fails */
+        return c->init_err;
+    }
+    c->opts = o;
+    return rt_host_remap(c);
+}
+
+void rt_warn_unsupported(struct rt_ctx *c, const char *name)
+{
+    char **nw;
+
+    for (size_t i = 0; i < c->nwarned; i++)
+        if (!strcmp(c->warned[i], name))
+            return;
+    fprintf(stderr, "ptxsim: %s is not supported\n", name);
+    nw = realloc(c->warned, (c->nwarned + 1) * sizeof(*nw));
+    if (!nw)
+        return;
+    c->warned = nw;
+    c->warned[c->nwarned] = strdup(name);
+    if (c->warned[c->nwarned])
+        c->nwarned++;
+}
+
+int rt_unsupported(const char *name)
+{
+    struct rt_ctx *c;
+    cudaError_t e = rt_lock(&c);
+
+    if (!e) {
+        rt_warn_unsupported(c, name);
+        e = cudaErrorNotSupported;
+    }
+    return (int)rt_unlock(c, e);
+}
+
+void rt_account_copy(struct rt_ctx *c, size_t n)
+{
+    c->sim_ns += (double)n / RT_MEM_BYTES_PER_NS;
+    c->copy_bytes += n;
+}
+
+static void free_warned(struct rt_ctx *c)
+{
+    for (size_t i = 0; i < c->nwarned; i++)
+        free(c->warned[i]);
+    free(c->warned);
+    c->warned = NULL;
+    c->nwarned = 0;
+}
+
+/*
+ * At exit (after the program's atexit handlers, which unregister its
+ * fatbins): write the statistics, then release the device. Later calls get
+ * cudaErrorCudartUnloading.
+ */
+__attribute__((destructor)) static void ctx_fini(void)
+{
+    struct rt_ctx *c = g_ctx;
+
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->lock);
+    if (!c->init_err)
+        rt_stats_write(c);
+    c->unloading = true;
+    rt_registry_free(c);
+    rt_host_release_all(c, false);
+    rt_streams_release(c);
+    ptxsim_device_destroy(c->dev);
+    c->dev = NULL;
+    free_warned(c);
+    free(c->kstats);
+    c->kstats = NULL;
+    c->nkstats = c->cap_kstats = 0;
+    free(c->stats_path);
+    c->stats_path = NULL;
+    pthread_mutex_unlock(&c->lock);
+}

@@ -1,0 +1,231 @@
+/*
+ * Internals of ptxsim's libcudart.so.13, shared by the files of
+ * runtime/cuda/. The CUDA runtime API is implicitly global, so the library
+ * keeps one process-wide context (struct rt_ctx), created on first use and
+ * guarded by one recursive mutex: every API call takes the lock, so calls
+ * from several host threads are serialised, and internal helpers may call
+ * each other freely. What CUDA keeps per host thread (the last error, the
+ * <<<...>>> call configuration) lives in thread-local storage.
+ *
+ * Everything runs synchronously in issue order: a launch or copy has
+ * finished when its call returns, which satisfies in-order streams and the
+ * default stream's ordering. docs/cuda-runtime.md describes the behaviour
+ * users see.
+ */
+#ifndef PTXSIM_RUNTIME_CUDA_CUDART_H
+#define PTXSIM_RUNTIME_CUDA_CUDART_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "frontend/fatbin.h"
+#include "runtime/ptxsim.h"
+
+/* Exported with the libcudart.so.13 version node (runtime/cuda/libcudart.map). */
+#define RT_API __attribute__((visibility("default")))
+/* A second exported name for an implemented function (the _ptsz / _ptds variants). */
+#define RT_ALIAS(fn, name) extern __typeof__(fn) name __attribute__((alias(#fn), visibility("default")))
+
+/* The machine libcudart reports (the GTX 480 configuration; docs/cuda-runtime.md). */
+#define RT_NSM 15
+#define RT_CORE_HZ 700000000.0          /* core clock of the functional-mode estimate */
+#define RT_MEM_BYTES_PER_NS 177.4        /* 177.4 GB/s */
+#define RT_TOTAL_MEM (UINT64_C(3) << 30)
+#define RT_SHARED_PER_BLOCK 49152
+#define RT_REGS_PER_SM 32768
+#define RT_THREADS_PER_SM 1536
+#define RT_BLOCKS_PER_SM 8
+#define RT_MAX_REGS_PER_THREAD 63
+#define RT_DEFAULT_SM 75 /* reported compute capability when no PTX is registered */
+
+/* One __cudaRegisterFunction: a kernel of a registered fatbin. */
+struct rt_kernel {
+    struct rt_kernel *next;
+    struct rt_fatbin *fb;
+    const void *host_fun; /* the host stub's address */
+    char *name;           /* mangled PTX entry name (owned) */
+    bool attrs_done;
+    cudaError_t attrs_err;
+    struct cudaFuncAttributes attrs;
+    int max_dyn_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = default */
+};
+
+/* One __cudaRegisterVar / __cudaRegisterManagedVar. */
+struct rt_var {
+    struct rt_var *next;
+    struct rt_fatbin *fb;
+    const void *host; /* host shadow (what the program passes as `symbol`) */
+    void **managed_ptr; /* managed: the program's pointer to the host copy */
+    char *name;         /* PTX name (owned) */
+    size_t size;
+    bool managed;
+    uint64_t dev_addr;  /* managed: the module variable's address while the module is loaded */
+};
+
+/* One __cudaRegisterFatBinary: a fatbin and, once used, its loaded module. */
+struct rt_fatbin {
+    struct rt_fatbin *next;
+    const void *wrapper; /* the program's registration wrapper */
+    struct fatbin fb;
+    int ptx_index;       /* fatbin_pick_ptx result, -1 when none */
+    cudaError_t parse_err; /* fatbin unreadable or without PTX */
+    bool reported;       /* its load error was printed */
+    struct ptxsim_module *mod; /* NULL until first use (and after cudaDeviceReset) */
+    cudaError_t load_err;
+    char *ptx;           /* decompressed PTX text, NUL-terminated (owned) */
+    size_t ptx_len;
+    char name[64];       /* module name in diagnostics */
+    void *managed_host;  /* host copies of its managed variables (NULL when it has none) */
+    bool managed_init;   /* the host copies got the variables' initial values */
+};
+
+enum rt_host_kind { RT_HOST_PINNED, RT_HOST_MANAGED, RT_HOST_REGISTERED, RT_HOST_VARS };
+
+/* A range of host memory the device sees at the same address. */
+struct rt_host {
+    struct rt_host *next;
+    void *base;
+    size_t size;     /* bytes the device sees */
+    size_t map_len;  /* bytes mmap'ed (0 for registered memory, which stays the program's) */
+    enum rt_host_kind kind;
+    unsigned flags;  /* cudaHostAlloc / cudaHostRegister flags */
+};
+
+struct rt_stream {
+    struct rt_stream *next;
+    unsigned flags;
+    int priority;
+    unsigned long long id;
+};
+
+struct rt_event {
+    struct rt_event *next;
+    unsigned flags;
+    bool recorded;
+    double t_ns; /* simulated time when recorded */
+};
+
+/* Statistics of one kernel launch (PTXSIM_STATS). */
+struct rt_kstat {
+    const char *name; /* borrowed from struct rt_kernel (kept until the context goes) */
+    uint64_t cycles, thread_insn, warp_insn;
+    double wall_s;
+    uint32_t grid[3], block[3];
+};
+
+struct rt_ctx {
+    pthread_mutex_t lock; /* recursive */
+    cudaError_t init_err; /* the runtime cannot run at all (bad environment) */
+    bool unloading;       /* the library destructor ran */
+    struct ptxsim_options opts;
+    struct ptxsim_device *dev;
+    bool dev_used;        /* something was allocated, loaded or launched on dev */
+    cudaError_t sticky;   /* device fault: returned by every later call until reset */
+    struct rt_fatbin *fatbins;
+    unsigned nfatbins;
+    struct rt_kernel *kernels;
+    struct rt_kernel *retired; /* kernels of unregistered fatbins (their names back kstats) */
+    struct rt_var *vars;
+    struct rt_host *host;
+    uintptr_t host_next;  /* next fixed address for mapped host memory */
+    uint64_t dev_bytes;   /* cudaMalloc'ed bytes (cudaMemGetInfo) */
+    struct rt_stream *streams;
+    unsigned long long next_stream_id;
+    struct rt_event *events;
+    size_t limit_stack, limit_heap, limit_printf;
+    enum cudaFuncCache cache_config;
+    unsigned device_flags;
+    char **warned;        /* names of unsupported functions already reported */
+    size_t nwarned;
+    /* Simulated time and statistics (functional-mode estimate). */
+    double sim_ns;
+    struct rt_kstat *kstats;
+    size_t nkstats, cap_kstats;
+    uint64_t copy_bytes;
+    char *stats_path;
+};
+
+/* Per host thread state (CUDA keeps these per thread). */
+#define RT_CFG_DEPTH 16
+struct rt_callcfg {
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+};
+
+struct rt_thread {
+    cudaError_t last;
+    unsigned ncfg;
+    struct rt_callcfg cfg[RT_CFG_DEPTH];
+};
+
+/* context.c */
+/*
+ * Locks the context (creating it on first use) and returns it in *c, or
+ * returns the error that stops every call (bad environment, unloading) with
+ * *c NULL. Pair with rt_unlock.
+ */
+cudaError_t rt_lock(struct rt_ctx **c);
+/* Unlocks c (if non-NULL), records e as the thread's last error if it is one, returns e. */
+cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e);
+struct rt_thread *rt_thread(void);
+/* Records e as the calling thread's last error (no-op for cudaSuccess). */
+void rt_set_last(cudaError_t e);
+/* Recreates the device (cudaDeviceReset and limit changes); modules reload on next use. */
+cudaError_t rt_device_recreate(struct rt_ctx *c);
+/* Prints "ptxsim: NAME is not supported" once per name. */
+void rt_warn_unsupported(struct rt_ctx *c, const char *name);
+/* Advances the simulated clock by a copy or set of n bytes. */
+void rt_account_copy(struct rt_ctx *c, size_t n);
+
+/* error.c */
+/*
+ * The CUDA error for a failed ptxsim_launch. A device fault becomes the
+ * sticky error, and the engine's message is printed (once: later calls stop
+ * at the sticky error); an API failure is printed and returned as is.
+ */
+cudaError_t rt_take_fault(struct rt_ctx *c, int code);
+
+/* register.c */
+/* Loads fb's module if needed; returns cudaSuccess or the image's load error. */
+cudaError_t rt_fatbin_load(struct rt_ctx *c, struct rt_fatbin *fb);
+/* Drops every loaded module (cudaDeviceReset); the registrations stay. */
+void rt_fatbin_unload_all(struct rt_ctx *c);
+/* Frees every registration (library destructor). */
+void rt_registry_free(struct rt_ctx *c);
+/* Copies managed variables' host copies to the device (to_dev) or back, for loaded modules. */
+cudaError_t rt_managed_sync(struct rt_ctx *c, bool to_dev);
+/* Kernel by host stub address or by handle (cudaKernel_t / cudaFunction_t), or NULL. */
+struct rt_kernel *rt_kernel_find(struct rt_ctx *c, const void *func);
+/* Highest PTX target (e.g. 75) among registered fatbins, RT_DEFAULT_SM if none. */
+unsigned rt_target_sm(struct rt_ctx *c);
+
+/* memory.c */
+/*
+ * Maps size bytes of fresh host memory at the next deterministic fixed
+ * address and makes it visible to the device at the same address.
+ */
+cudaError_t rt_host_alloc(struct rt_ctx *c, size_t size, enum rt_host_kind kind, unsigned flags,
+                          void **out);
+/* Unmaps and forgets the host range starting at base; cudaErrorInvalidValue if none. */
+cudaError_t rt_host_free(struct rt_ctx *c, void *base, enum rt_host_kind kind);
+/* Unmaps and releases host ranges (all, or all but the managed-variable copies). */
+void rt_host_release_all(struct rt_ctx *c, bool keep_vars);
+/* Re-maps the kept ranges into a recreated device. */
+cudaError_t rt_host_remap(struct rt_ctx *c);
+
+/* stream.c */
+/* Whether s names the default stream or a live stream. */
+bool rt_stream_valid(struct rt_ctx *c, cudaStream_t s);
+void rt_streams_release(struct rt_ctx *c);
+
+/* stats.c */
+cudaError_t rt_stats_add(struct rt_ctx *c, const struct rt_kstat *ks);
+/* Writes the PTXSIM_STATS JSON file; called once at exit. */
+void rt_stats_write(struct rt_ctx *c);
+
+#endif

@@ -1,0 +1,169 @@
+#!/bin/bash
+# Smoke tests of ptxsim's libcudart.so.13 through `ptxsim run`: small CUDA
+# programs (tests/cudart/*.cu and samples/vecadd.cu) built by
+# `$NVCC -cudart shared -arch=sm_75`, run unmodified, their output and exit
+# status checked. Also: a statically linked program is refused, --stats
+# writes JSON, --mode timing is refused, and an unimplemented runtime call
+# fails with cudaErrorNotSupported and names itself.
+#
+# A sanitizer build of ptxsim has a sanitized libcudart; `ptxsim run`
+# preloads the ASan runtime into the (unsanitized) program itself.
+#
+# Environment (from AM_TESTS_ENVIRONMENT): PTXSIM (required), NVCC (skipped
+# with status 77 when empty or missing), srcdir (top source dir).
+# Prints "N passed, M failed"; exits 1 on any failure.
+
+set -u
+
+if [ -z "${PTXSIM:-}" ] || [ ! -x "$PTXSIM" ]; then
+    echo "smoke.sh: PTXSIM is not set to the ptxsim binary" >&2
+    exit 1
+fi
+if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then
+    echo "SKIP: NVCC is not set or not found; the CUDA runtime was not tested"
+    exit 77
+fi
+top="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}"
+here="$top/tests/cudart"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-cudart.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+
+# build NAME SRC [NVCC ARGS...]: compiles SRC to $tmp/NAME (-cudart shared unless overridden).
+build() {
+    local name=$1 src=$2
+    shift 2
+    if "$NVCC" -arch=sm_75 "$@" -o "$tmp/$name" "$src" >"$tmp/$name.build" 2>&1; then
+        return 0
+    fi
+    bad "$name: nvcc failed: $(cat "$tmp/$name.build")"
+    return 1
+}
+
+# run NAME [PTXSIM RUN OPTIONS...]: runs $tmp/NAME; stdout in NAME.out, stderr in NAME.err.
+run() {
+    local name=$1
+    shift
+    (cd "$tmp" && "$PTXSIM" run "$@" -- "./$name" >"$name.out" 2>"$name.err")
+}
+
+# check NAME WANT_RC LINE...: exit status and lines that must appear in stdout, in order.
+check() {
+    local name=$1 want=$2 rc=$3 line
+    shift 3
+    if [ "$rc" -ne "$want" ]; then
+        bad "$name: exit status $rc, want $want: $(cat "$tmp/$name.out" "$tmp/$name.err")"
+        return
+    fi
+    for line in "$@"; do
+        if ! grep -qxF -- "$line" "$tmp/$name.out"; then
+            bad "$name: no line '$line' in: $(cat "$tmp/$name.out" "$tmp/$name.err")"
+            return
+        fi
+    done
+    ok "$name"
+}
+
+if build vecadd "$here/vecadd.cu" -cudart shared; then
+    run vecadd
+    check vecadd 0 $? "device: ptxsim GTX 480, 15 SMs, warp 32" "elapsed: positive" \
+        "vecadd: 10000 elements, 0 wrong"
+fi
+
+if build constant "$here/constant.cu" -cudart shared; then
+    run constant
+    check constant 0 $? "constant: 0 wrong, sum ok, symbol address ok, table size 256"
+fi
+
+if build managed "$here/managed.cu" -cudart shared; then
+    run managed
+    rc=$?
+    check managed 0 $rc "managed: 0 wrong, hits 140"
+    # Device printf lands between the host lines around the launch.
+    if [ "$(head -n 3 "$tmp/managed.out" | tr '\n' '|')" = "host: before|device: v[3] = 9|host: after|" ]; then
+        ok "managed: printf order"
+    else
+        bad "managed: printf order: $(cat "$tmp/managed.out")"
+    fi
+fi
+
+if build oob "$here/oob.cu" -cudart shared; then
+    run oob
+    check oob 0 $? "sync: cudaErrorIllegalAddress" "sticky: cudaErrorIllegalAddress" \
+        "after reset: cudaSuccess, 1"
+    if grep -q "^ptxsim: .*out-of-bounds.*_Z4pokePii.*CTA (0,0,0), thread (0,0,0)" "$tmp/oob.err"; then
+        ok "oob: fault message"
+    else
+        bad "oob: fault message: $(cat "$tmp/oob.err")"
+    fi
+fi
+
+if build sample "$top/samples/vecadd.cu" -cudart shared; then
+    run sample --stats stats.json
+    check sample 0 $? "vecadd: 65536 elements, 0 wrong"
+    if python3 - "$tmp/stats.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert list(s) == ["total", "kernels"], list(s)
+k = s["kernels"]
+assert len(k) == 1 and k[0]["name"] == "_Z6vecaddPKfS0_Pfi", k
+assert k[0]["grid"] == [256, 1, 1] and k[0]["block"] == [256, 1, 1], k
+assert k[0]["cycles"] > 0 and k[0]["warp_insn"] > 0 and k[0]["thread_insn"] > 0, k
+assert abs(k[0]["ipc"] - k[0]["thread_insn"] / k[0]["cycles"]) < 1e-3, k
+assert s["total"]["kernels"] == 1 and s["total"]["cycles"] == k[0]["cycles"], s
+EOF
+    then
+        ok "sample: --stats JSON"
+    else
+        bad "sample: --stats JSON: $(cat "$tmp/stats.json" 2>&1)"
+    fi
+fi
+
+# nvcc's default links cudart statically: ptxsim run must refuse it, exit 1.
+if build static "$top/samples/vecadd.cu"; then
+    run static
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q "nvcc -cudart shared" "$tmp/static.err"; then
+        ok "static cudart refused"
+    else
+        bad "static cudart: exit $rc: $(cat "$tmp/static.out" "$tmp/static.err")"
+    fi
+fi
+
+if [ -x "$tmp/sample" ]; then
+    run sample --mode timing
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q "not supported yet" "$tmp/sample.err"; then
+        ok "--mode timing refused"
+    else
+        bad "--mode timing: exit $rc: $(cat "$tmp/sample.err")"
+    fi
+fi
+
+cat >"$tmp/graph.cu" <<'EOF'
+#include <cstdio>
+#include <cuda_runtime.h>
+int main()
+{
+    cudaGraph_t g;
+    cudaError_t e = cudaGraphCreate(&g, 0);
+    printf("graph: %s, last %s\n", cudaGetErrorName(e), cudaGetErrorName(cudaGetLastError()));
+    return 0;
+}
+EOF
+if build graph "$tmp/graph.cu" -cudart shared; then
+    run graph
+    check graph 0 $? "graph: cudaErrorNotSupported, last cudaErrorNotSupported"
+    if [ "$(grep -c "^ptxsim: cudaGraphCreate is not supported$" "$tmp/graph.err")" = 1 ]; then
+        ok "graph: message"
+    else
+        bad "graph: message: $(cat "$tmp/graph.err")"
+    fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
