@@ -142,23 +142,46 @@ uint32_t isa_cta_release_barriers(struct isa_cta *c)
     return woke;
 }
 
+/*
+ * The lanes a warp-wide operation of lane l takes part with: the executing
+ * lanes in l's membermask (the last operand of the .sync forms). Lanes of
+ * different cooperative-groups tiles pass different masks.
+ */
+static void member_masks(struct xctx *x, unsigned k, uint32_t *mm)
+{
+    uint64_t tmp[ISA_WARP_SIZE];
+    const uint64_t *m;
+
+    if (!x->in->sync || x->in->nops <= k) {
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+            mm[l] = x->exec;
+        return;
+    }
+    m = x_src(x, &x->ops[k], ISA_TYPE_B32, tmp);
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+        mm[l] = x->exec & (uint32_t)m[l];
+}
+
 static int exec_vote(struct xctx *x)
 {
     uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
     const uint64_t *a = x_src(x, &x->ops[1], ISA_TYPE_PRED, tmp);
-    uint32_t m = x->exec, t = 0, v;
+    uint32_t mm[ISA_WARP_SIZE], t = 0;
 
+    member_masks(x, 2, mm);
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-        t |= (uint32_t)((m >> l & 1) && a[l]) << l;
-    switch (x->in->vote) {
-    case ISA_VOTE_BALLOT: v = t; break;
-    case ISA_VOTE_ALL: v = t == m; break;
-    case ISA_VOTE_ANY: v = t != 0; break;
-    default: v = t == m || t == 0; break;
+        t |= (uint32_t)((x->exec >> l & 1) && a[l]) << l;
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        uint32_t m = mm[l], v = t & m;
+
+        switch (x->in->vote) {
+        case ISA_VOTE_BALLOT: out[l] = v; break;
+        case ISA_VOTE_ALL: out[l] = v == m; break;
+        case ISA_VOTE_ANY: out[l] = v != 0; break;
+        default: out[l] = v == m || v == 0; break;
+        }
     }
-    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-        out[l] = v;
-    x_write(x, &x->ops[0], m, out);
+    x_write(x, &x->ops[0], x->exec, out);
     return 0;
 }
 
@@ -167,29 +190,26 @@ static int exec_match(struct xctx *x)
     uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
     const uint64_t *a = x_src(x, &x->ops[1], (enum isa_type)x->in->types[0], tmp);
     const struct isa_operand *d = &x->ops[0];
-    uint32_t m = x->exec, all = m;
+    uint32_t mm[ISA_WARP_SIZE], all[ISA_WARP_SIZE];
 
+    member_masks(x, 2, mm);
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
-        uint32_t same = 0;
+        uint32_t same = 0, m = mm[l];
 
-        if (!(m >> l & 1))
+        if (!(x->exec >> l & 1))
             continue;
         for (uint32_t k = 0; k < ISA_WARP_SIZE; k++)
             same |= (uint32_t)((m >> k & 1) && a[k] == a[l]) << k;
-        out[l] = same;
-        if (same != m)
-            all = 0;
+        all[l] = same == m;
+        out[l] = x->in->vote == ISA_VOTE_ALL ? (all[l] ? m : 0) : same;
     }
-    if (x->in->vote == ISA_VOTE_ALL)
-        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-            out[l] = all;
-    x_write(x, d, m, out);
+    x_write(x, d, x->exec, out);
     if ((d->flags & ISA_OPF_PAIR) && d->b != ISA_NONE) {
         uint64_t *p = x_reg(x, d->b);
 
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-            if (m >> l & 1)
-                p[l] = all != 0;
+            if (x->exec >> l & 1)
+                p[l] = all[l];
     }
     return 0;
 }
@@ -233,37 +253,49 @@ static int exec_shfl(struct xctx *x)
     return 0;
 }
 
-static int exec_redux(struct xctx *x)
+/* Reduction of a over the lanes in m (redux.sync semantics), or -1 for an unknown operation. */
+static int redux_over(const struct isa_instr *in, const uint64_t *a, uint32_t m, bool sgn,
+                      uint32_t *out)
 {
-    enum isa_type t = (enum isa_type)x->in->types[0];
-    uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
-    const uint64_t *a = x_src(x, &x->ops[1], t, tmp);
-    bool sgn = isa_type_info(t)->kind == ISA_TK_SINT, first = true;
+    bool first = true;
     uint32_t r = 0;
 
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
         uint32_t v = (uint32_t)a[l];
 
-        if (!(x->exec >> l & 1))
+        if (!(m >> l & 1))
             continue;
-        switch (x->in->atomop) {
+        switch (in->atomop) {
         case ISA_ATOM_ADD: r += v; break;
         case ISA_ATOM_AND: r = first ? v : r & v; break;
         case ISA_ATOM_OR: r |= v; break;
         case ISA_ATOM_XOR: r ^= v; break;
-        case ISA_ATOM_MIN:
-            r = first || (sgn ? (int32_t)v < (int32_t)r : v < r) ? v : r;
-            break;
-        case ISA_ATOM_MAX:
-            r = first || (sgn ? (int32_t)v > (int32_t)r : v > r) ? v : r;
-            break;
-        default:
-            return isa_fault(x->w, l, PS_ENOTSUP, 0, "this form of 'redux' is not supported");
+        case ISA_ATOM_MIN: r = first || (sgn ? (int32_t)v < (int32_t)r : v < r) ? v : r; break;
+        case ISA_ATOM_MAX: r = first || (sgn ? (int32_t)v > (int32_t)r : v > r) ? v : r; break;
+        default: return -1;
         }
         first = false;
     }
-    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+    *out = r;
+    return 0;
+}
+
+static int exec_redux(struct xctx *x)
+{
+    enum isa_type t = (enum isa_type)x->in->types[0];
+    uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
+    const uint64_t *a = x_src(x, &x->ops[1], t, tmp);
+    bool sgn = isa_type_info(t)->kind == ISA_TK_SINT;
+    uint32_t mm[ISA_WARP_SIZE], r;
+
+    member_masks(x, 2, mm);
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        if (!(x->exec >> l & 1))
+            continue;
+        if (redux_over(x->in, a, mm[l], sgn, &r))
+            return isa_fault(x->w, l, PS_ENOTSUP, 0, "this form of 'redux' is not supported");
         out[l] = r;
+    }
     x_write(x, &x->ops[0], x->exec, out);
     return 0;
 }
