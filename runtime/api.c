@@ -8,6 +8,7 @@
 #include "isa/devmem.h"
 #include "isa/engine.h"
 #include "isa/module.h"
+#include "isa/resources.h"
 
 struct ptxsim_device {
     struct isa_device *dev;
@@ -147,6 +148,59 @@ int ptxsim_module_symbol(struct ptxsim_module *m, const char *name, uint64_t *ad
     if (isa_program_var(m->prog, name, addr, &sz))
         return ps_err_set(&m->d->last, PS_ENOTFOUND, "no device variable named '%s'", name);
     *size = (size_t)sz;
+    return 0;
+}
+
+uint32_t ptxsim_module_kernel_count(const struct ptxsim_module *m)
+{
+    const struct isa_module *mod = isa_program_module(m->prog);
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < mod->nfuncs; i++)
+        n += mod->funcs[i]->is_entry && mod->funcs[i]->has_body;
+    return n;
+}
+
+const char *ptxsim_module_kernel_name(const struct ptxsim_module *m, uint32_t i)
+{
+    const struct isa_module *mod = isa_program_module(m->prog);
+
+    for (uint32_t k = 0; k < mod->nfuncs; k++)
+        if (mod->funcs[k]->is_entry && mod->funcs[k]->has_body && i-- == 0)
+            return mod->funcs[k]->name;
+    return NULL;
+}
+
+int ptxsim_kernel_info(struct ptxsim_module *m, const char *name, struct ptxsim_kernel_info *info)
+{
+    const struct isa_module *mod = isa_program_module(m->prog);
+    uint32_t k = isa_program_find_kernel(m->prog, name);
+    const struct isa_func *f;
+    struct isa_resources r;
+
+    memset(info, 0, sizeof(*info));
+    if (k == UINT32_MAX)
+        return ps_err_set(&m->d->last, PS_ENOTFOUND, "no kernel named '%s'", name);
+    f = mod->funcs[k];
+    if (f->nparams > PTXSIM_MAX_PARAMS)
+        return ps_err_set(&m->d->last, PS_ENOTSUP, "kernel '%s' has more than %d parameters",
+                          name, PTXSIM_MAX_PARAMS);
+    if (isa_resources_of(mod, k, &r))
+        return ps_err_set(&m->d->last, PS_ENOMEM, "out of memory");
+    info->name = f->name;
+    info->nparams = f->nparams;
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        isa_kernel_param(m->prog, k, i, &info->param_offset[i], &info->param_size[i]);
+        info->param_ptr_space[i] = f->params[i].is_ptr ? f->params[i].ptr_space : 0;
+    }
+    info->static_shared = isa_kernel_static_shared(m->prog, k);
+    info->regs = r.regs32;
+    info->local_bytes = r.local_bytes;
+    info->const_bytes = r.const_bytes;
+    for (int d = 0; d < 3; d++) {
+        info->reqntid[d] = d < f->perf.reqntid_n ? f->perf.reqntid[d] : 0;
+        info->maxntid[d] = d < f->perf.maxntid_n ? f->perf.maxntid[d] : 0;
+    }
     return 0;
 }
 

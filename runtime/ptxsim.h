@@ -52,6 +52,28 @@ void ptxsim_module_unload(struct ptxsim_module *m);
 /* Device address and size of a module's .global or .const variable. */
 int ptxsim_module_symbol(struct ptxsim_module *m, const char *name, uint64_t *addr, size_t *size);
 
+#define PTXSIM_MAX_PARAMS 128
+
+/* What a kernel declares, for argument marshalling and occupancy. */
+struct ptxsim_kernel_info {
+    const char *name;
+    uint32_t nparams;
+    uint32_t param_offset[PTXSIM_MAX_PARAMS]; /* byte offset in the parameter buffer */
+    uint32_t param_size[PTXSIM_MAX_PARAMS];
+    uint8_t param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none */
+    uint32_t static_shared; /* bytes; dynamic shared memory starts at the 16-aligned end */
+    uint32_t regs;          /* declared 32-bit register words (kernel and callees) */
+    uint64_t local_bytes;   /* .local bytes per thread (kernel and callees) */
+    uint64_t const_bytes;
+    uint32_t reqntid[3], maxntid[3]; /* 0 when not given */
+};
+
+/* Number of kernels in m, and the name of kernel i. */
+uint32_t ptxsim_module_kernel_count(const struct ptxsim_module *m);
+const char *ptxsim_module_kernel_name(const struct ptxsim_module *m, uint32_t i);
+/* Fills *info for kernel `name`; PS_ENOTFOUND if there is none, PS_ENOTSUP past 128 parameters. */
+int ptxsim_kernel_info(struct ptxsim_module *m, const char *name, struct ptxsim_kernel_info *info);
+
 int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr);
 int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
 /*
