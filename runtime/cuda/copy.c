@@ -40,6 +40,9 @@ static cudaError_t copy(struct rt_ctx *c, void *dst, const void *src, size_t n, 
         return cudaErrorInvalidMemcpyDirection;
     if (!n)
         return cudaSuccess;
+    /* A NULL pointer is never a valid source or destination (real CUDA: invalid value). */
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
     ds = side_of(c, dst);
     ss = side_of(c, src);
     if (kind != cudaMemcpyDefault &&
