@@ -61,9 +61,10 @@ static struct slot *find(const struct ps_strmap *m, const char *key, size_t len,
     }
 }
 
+/* Rehashes into a table twice as big, or the same size when tombstones fill it. */
 static int grow(struct ps_strmap *m)
 {
-    size_t ncap = m->cap ? m->cap * 2 : 64;
+    size_t ncap = !m->cap ? 64 : (m->count * 4 >= m->cap ? m->cap * 2 : m->cap);
     struct slot *ns = calloc(ncap, sizeof(*ns));
 
     if (!ns)

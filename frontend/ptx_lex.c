@@ -273,6 +273,17 @@ static void lex_ident(struct ptx_lexer *lx, struct ptx_token *t)
     lx->p = q;
 }
 
+static bool is_punct(char c)
+{
+    switch (c) {
+    case '{': case '}': case '[': case ']': case '(': case ')': case ',': case ';': case ':':
+    case '+': case '-': case '!': case '|': case '<': case '>': case '=': case '@':
+        return true;
+    default:
+        return false;
+    }
+}
+
 void ptx_lex_next(struct ptx_lexer *lx, struct ptx_token *t)
 {
     uint32_t eline = 0, ecol = 0;
@@ -302,7 +313,7 @@ void ptx_lex_next(struct ptx_lexer *lx, struct ptx_token *t)
         lex_ident(lx, t);
     else if (c == '"')
         lex_string(lx, t);
-    else if (strchr("{}[](),;:+-!|<>=@", c)) {
+    else if (is_punct(c)) {
         t->kind = PTX_TOK_PUNCT;
         t->c = c;
         t->len = 1;

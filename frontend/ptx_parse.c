@@ -68,10 +68,9 @@ bool pp_is(const struct parser *p, char punct)
     return p->tok.kind == PTX_TOK_PUNCT && p->tok.c == punct;
 }
 
-bool pp_is_dot(const struct parser *p, const char *name)
+bool pp_is_dot_n(const struct parser *p, const char *name, size_t len)
 {
-    return p->tok.kind == PTX_TOK_DOT && strlen(name) == p->tok.len &&
-           !memcmp(p->tok.text, name, p->tok.len);
+    return p->tok.kind == PTX_TOK_DOT && len == p->tok.len && !memcmp(p->tok.text, name, len);
 }
 
 const char *pp_tok_desc(const struct parser *p, char *buf, size_t len)
@@ -378,7 +377,7 @@ static int space_of_dot(const struct parser *p)
     };
 
     for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
-        if (pp_is_dot(p, spaces[i].n))
+        if (pp_is_dot_n(p, spaces[i].n, strlen(spaces[i].n)))
             return spaces[i].s;
     return ISA_SPACE_NONE;
 }

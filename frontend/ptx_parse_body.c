@@ -954,13 +954,22 @@ static int parse_instr(struct parser *p)
 
 /* ---- bodies ----------------------------------------------------------- */
 
+/* Whether the identifier just read is a label definition (followed by ':'). */
 static bool next_is_colon(const struct parser *p)
 {
-    struct ptx_lexer save = p->lx;
-    struct ptx_token t;
+    const char *q = p->lx.p;
 
-    ptx_lex_next(&save, &t);
-    return t.kind == PTX_TOK_PUNCT && t.c == ':';
+    while (q < p->lx.end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q < p->lx.end && *q != '/' && *q != '\n' && *q != '\r')
+        return *q == ':';
+    {
+        struct ptx_lexer save = p->lx; /* a comment or line break: ask the lexer */
+        struct ptx_token t;
+
+        ptx_lex_next(&save, &t);
+        return t.kind == PTX_TOK_PUNCT && t.c == ':';
+    }
 }
 
 static int bind_params(struct parser *p, struct isa_var *vs, uint32_t n, int tag)
@@ -1050,7 +1059,7 @@ static int body_directive(struct parser *p)
     if (pp_is_dot(p, "pragma"))
         return pp_next(p) ? PS_EPARSE : body_pragma(p);
     for (size_t i = 0; i < sizeof(decls) / sizeof(decls[0]); i++)
-        if (pp_is_dot(p, decls[i].n))
+        if (pp_is_dot_n(p, decls[i].n, strlen(decls[i].n)))
             return pp_next(p) ? PS_EPARSE : pp_var_decl(p, decls[i].s, ISA_LINK_NONE, true);
     return pp_fail_tok(p, "unexpected '.%.*s' in a function body", (int)p->tok.len, p->tok.text);
 }

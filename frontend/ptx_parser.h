@@ -66,7 +66,9 @@ int pp_oom(struct parser *p);
 /* Advances; returns PS_EPARSE if the new token is a lexical error. */
 int pp_next(struct parser *p);
 bool pp_is(const struct parser *p, char punct);
-bool pp_is_dot(const struct parser *p, const char *name);
+bool pp_is_dot_n(const struct parser *p, const char *name, size_t len);
+/* Whether the current token is ".name"; name must be a string literal. */
+#define pp_is_dot(p, name) pp_is_dot_n((p), (name), sizeof(name) - 1)
 /* Consumes punct or fails with "expected 'c'". */
 int pp_expect(struct parser *p, char punct);
 /* Consumes an integer token into *v. */

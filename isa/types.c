@@ -50,7 +50,8 @@ unsigned isa_type_size(enum isa_type t)
 enum isa_type isa_type_lookup(const char *s, unsigned len)
 {
     for (unsigned t = 1; t < ISA_TYPE_COUNT; t++)
-        if (strlen(type_table[t].name) == len && !memcmp(type_table[t].name, s, len))
+        if (len && type_table[t].name[0] == s[0] && !strncmp(type_table[t].name, s, len) &&
+            type_table[t].name[len] == '\0')
             return (enum isa_type)t;
     return ISA_TYPE_NONE;
 }
@@ -75,7 +76,8 @@ enum isa_sreg isa_sreg_lookup(const char *s, unsigned len)
         return ISA_SREG_NONE;
     }
     for (unsigned r = 1; r < ISA_SREG_ENVREG0; r++)
-        if (strlen(sreg_table[r].name) == len && !memcmp(sreg_table[r].name, s, len))
+        if (len > 1 && sreg_table[r].name[1] == s[1] && !strncmp(sreg_table[r].name, s, len) &&
+            sreg_table[r].name[len] == '\0')
             return (enum isa_sreg)r;
     return ISA_SREG_NONE;
 }
