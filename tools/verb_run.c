@@ -204,6 +204,17 @@ static int resolve(const char *name, char *out, size_t len)
 }
 
 /* Refuses ELF programs that do not load libcudart (static cudart, nvcc's default). */
+static bool has_fatbin(const char *path)
+{
+    struct ps_err err;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = fatbin_read_elf_section(path, &data, &len, &err);
+
+    free(data);
+    return rc == 0 && len > 0;
+}
+
 static int check_program(const char *name)
 {
     char path[PATH_MAX];
@@ -224,7 +235,9 @@ static int check_program(const char *name)
     }
     fclose(fp);
     ps_err_clear(&err);
-    if (fatbin_elf_needs_cudart(path, &needs, &err) == 0 && !needs) {
+    /* Statically linked to cudart: carries CUDA kernels but no libcudart dependency.
+       Programs without a fatbin (OpenCL programs, scripts' helpers) run as they are. */
+    if (fatbin_elf_needs_cudart(path, &needs, &err) == 0 && !needs && has_fatbin(path)) {
         fprintf(stderr, "ptxsim run: %s is linked statically to the CUDA runtime (nvcc's "
                         "default); rebuild it with `nvcc -cudart shared` to run it on ptxsim\n",
                 name);
@@ -291,8 +304,31 @@ static int set_stats_path(const char *stats)
     return rc;
 }
 
+/* OpenCL programs: ocl-icd also loads ptxsim's ICD, found beside libcudart. */
+/*
+ * OpenCL programs: ocl-icd loads the ICDs listed in OCL_ICD_VENDORS, so point it
+ * at a directory holding only ptxsim's (the build tree's, or the installed one).
+ */
+static int set_ocl_icd(const char *libdir)
+{
+    char path[PATH_MAX + 64];
+    const char *cuda = strstr(libdir, "runtime/cuda/.libs");
+
+    if (cuda && !cuda[strlen("runtime/cuda/.libs")])
+        snprintf(path, sizeof(path), "%.*sruntime/opencl/vendors", (int)(cuda - libdir), libdir);
+    else
+        snprintf(path, sizeof(path), "%s/vendors", libdir);
+    strncat(path, "/ptxsim.icd", sizeof(path) - strlen(path) - 1);
+    if (!is_file(path))
+        return 0;
+    path[strlen(path) - strlen("/ptxsim.icd")] = '\0';
+    return setenv("OCL_ICD_VENDORS", path, 1);
+}
+
 static int set_env(const struct run_opts *o, const char *libdir)
 {
+    if (set_ocl_icd(libdir))
+        return -1;
     if (prepend_env("LD_LIBRARY_PATH", libdir) || preload_asan() ||
         setenv("PTXSIM_MODE", o->mode ? o->mode : "functional", 1) ||
         setenv("PTXSIM_CONFIG", o->config ? o->config : "gtx480", 1))

@@ -47,7 +47,9 @@ static void fill_attrs(const struct isa_module *m, struct rt_kernel *k)
     a->localSizeBytes = r.local_bytes;
     a->numRegs = r.regs32 < RT_MAX_REGS_PER_THREAD ? (int)r.regs32 : RT_MAX_REGS_PER_THREAD;
     a->maxThreadsPerBlock = max_threads(&m->funcs[f]->perf, a->numRegs);
-    a->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
+    /* As CUDA reports them: the virtual architecture the PTX targets (75 for
+       compute_75), and the same for the binary ptxsim runs, which is that PTX. */
+    a->ptxVersion = (int)m->sm;
     a->binaryVersion = (int)m->sm;
     a->maxDynamicSharedSizeBytes =
         r.shared_bytes < RT_SHARED_PER_BLOCK ? (int)(RT_SHARED_PER_BLOCK - r.shared_bytes) : 0;

@@ -1,0 +1,426 @@
+/*
+ * Contexts (each owns one ptxsim engine device), in-order command queues and
+ * events. Commands run when they are enqueued, so every event is complete
+ * when its command returns and clFinish/clFlush have nothing to wait for.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/opencl/ocl.h"
+
+/* Checks the property list and copies it into c. */
+static cl_int read_props(cl_context c, const cl_context_properties *props)
+{
+    uint32_t n = 0;
+
+    for (; props && props[n]; n += 2) {
+        if (props[n] != CL_CONTEXT_PLATFORM || n + 3 > sizeof(c->props) / sizeof(c->props[0]))
+            return CL_INVALID_PROPERTY;
+        if ((cl_platform_id)props[n + 1] != ocl_platform())
+            return CL_INVALID_PLATFORM;
+        c->props[n] = props[n];
+        c->props[n + 1] = props[n + 1];
+    }
+    c->nprops = props ? n + 1 : 0;
+    return CL_SUCCESS;
+}
+
+static cl_context context_new(const cl_context_properties *props,
+                              void(CL_CALLBACK *notify)(const char *, const void *, size_t,
+                                                        void *),
+                              void *data, cl_int *errcode)
+{
+    struct ptxsim_options o;
+    cl_context c = calloc(1, sizeof(*c));
+    cl_int rc = c ? read_props(c, props) : CL_OUT_OF_HOST_MEMORY;
+
+    if (rc == CL_SUCCESS) {
+        ptxsim_options_default(&o);
+        if (ptxsim_device_create(&o, &c->dev))
+            rc = CL_OUT_OF_HOST_MEMORY;
+    }
+    if (rc != CL_SUCCESS) {
+        free(c);
+        c = NULL;
+    } else {
+        c->dispatch = &ocl_dispatch;
+        c->magic = OCL_MAGIC_CONTEXT;
+        c->refs = 1;
+        c->notify = notify;
+        c->notify_data = data;
+        pthread_mutex_init(&c->lock, NULL);
+    }
+    if (errcode)
+        *errcode = rc;
+    return c;
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *props, cl_uint n, const cl_device_id *devices,
+    void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *data,
+    cl_int *errcode)
+{
+    cl_int rc = CL_SUCCESS;
+
+    if (!devices || n == 0 || (!notify && data))
+        rc = CL_INVALID_VALUE;
+    for (cl_uint i = 0; rc == CL_SUCCESS && i < n; i++)
+        if (devices[i] != ocl_device())
+            rc = CL_INVALID_DEVICE;
+    if (rc != CL_SUCCESS) {
+        if (errcode)
+            *errcode = rc;
+        return NULL;
+    }
+    return context_new(props, notify, data, errcode);
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
+    const cl_context_properties *props, cl_device_type type,
+    void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *data,
+    cl_int *errcode)
+{
+    cl_int rc = CL_SUCCESS;
+
+    if (!notify && data)
+        rc = CL_INVALID_VALUE;
+    else if (type & ~(cl_device_type)CL_DEVICE_TYPE_ALL)
+        rc = CL_INVALID_DEVICE_TYPE;
+    else if (type != CL_DEVICE_TYPE_ALL && !(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
+        rc = CL_DEVICE_NOT_FOUND;
+    if (rc != CL_SUCCESS) {
+        if (errcode)
+            *errcode = rc;
+        return NULL;
+    }
+    return context_new(props, notify, data, errcode);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context c)
+{
+    if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
+        return CL_INVALID_CONTEXT;
+    __atomic_add_fetch(&c->refs, 1, __ATOMIC_SEQ_CST);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context c)
+{
+    if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
+        return CL_INVALID_CONTEXT;
+    if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) == 0) {
+        ptxsim_device_destroy(c->dev);
+        pthread_mutex_destroy(&c->lock);
+        c->magic = 0;
+        free(c);
+    }
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info name, size_t size,
+                                                 void *value, size_t *size_ret)
+{
+    cl_device_id d = ocl_device();
+    cl_uint u;
+
+    if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
+        return CL_INVALID_CONTEXT;
+    switch (name) {
+    case CL_CONTEXT_REFERENCE_COUNT:
+        u = c->refs;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_CONTEXT_NUM_DEVICES:
+        u = 1;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_CONTEXT_DEVICES:
+        return ocl_info(&d, sizeof(d), size, value, size_ret);
+    case CL_CONTEXT_PROPERTIES:
+        return ocl_info(c->props, c->nprops * sizeof(c->props[0]), size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+/* ---- command queues ---------------------------------------------------- */
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_device_id d,
+                                                              cl_command_queue_properties props,
+                                                              cl_int *errcode)
+{
+    cl_command_queue q = NULL;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
+        rc = CL_INVALID_CONTEXT;
+    else if (d != ocl_device())
+        rc = CL_INVALID_DEVICE;
+    else if (props & ~(cl_command_queue_properties)(CL_QUEUE_PROFILING_ENABLE |
+                                                    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        rc = CL_INVALID_VALUE;
+    else if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        rc = CL_INVALID_QUEUE_PROPERTIES;
+    else if (!(q = calloc(1, sizeof(*q))))
+        rc = CL_OUT_OF_HOST_MEMORY;
+    if (q) {
+        q->dispatch = &ocl_dispatch;
+        q->magic = OCL_MAGIC_QUEUE;
+        q->refs = 1;
+        q->ctx = c;
+        q->props = props;
+        clRetainContext(c);
+    }
+    if (errcode)
+        *errcode = rc;
+    return q;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q)
+{
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    __atomic_add_fetch(&q->refs, 1, __ATOMIC_SEQ_CST);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
+{
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (__atomic_sub_fetch(&q->refs, 1, __ATOMIC_SEQ_CST) == 0) {
+        clReleaseContext(q->ctx);
+        q->magic = 0;
+        free(q);
+    }
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
+                                                      cl_command_queue_info name, size_t size,
+                                                      void *value, size_t *size_ret)
+{
+    cl_device_id d = ocl_device();
+    cl_uint u;
+
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    switch (name) {
+    case CL_QUEUE_CONTEXT:
+        return ocl_info(&q->ctx, sizeof(q->ctx), size, value, size_ret);
+    case CL_QUEUE_DEVICE:
+        return ocl_info(&d, sizeof(d), size, value, size_ret);
+    case CL_QUEUE_REFERENCE_COUNT:
+        u = q->refs;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_QUEUE_PROPERTIES:
+        return ocl_info(&q->props, sizeof(q->props), size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue q,
+                                                          cl_command_queue_properties props,
+                                                          cl_bool enable,
+                                                          cl_command_queue_properties *old)
+{
+    (void)props, (void)enable, (void)old;
+    return ocl_valid(q, OCL_MAGIC_QUEUE) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q)
+{
+    return ocl_valid(q, OCL_MAGIC_QUEUE) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
+{
+    return ocl_valid(q, OCL_MAGIC_QUEUE) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+cl_int ocl_check_wait_list(cl_uint n, const cl_event *list)
+{
+    if ((n > 0) != (list != NULL))
+        return CL_INVALID_EVENT_WAIT_LIST;
+    for (cl_uint i = 0; i < n; i++)
+        if (!ocl_valid(list[i], OCL_MAGIC_EVENT))
+            return CL_INVALID_EVENT_WAIT_LIST;
+    return CL_SUCCESS;
+}
+
+cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_int status,
+                      cl_event *event)
+{
+    cl_event e;
+
+    if (!event)
+        return CL_SUCCESS;
+    e = calloc(1, sizeof(*e));
+    if (!e)
+        return CL_OUT_OF_HOST_MEMORY;
+    e->dispatch = &ocl_dispatch;
+    e->magic = OCL_MAGIC_EVENT;
+    e->refs = 1;
+    e->ctx = q->ctx;
+    e->queue = q;
+    e->type = type;
+    e->status = status;
+    e->t_queued = e->t_submit = e->t_start = t_start;
+    e->t_end = ocl_now_ns();
+    clRetainContext(q->ctx);
+    clRetainCommandQueue(q);
+    *event = e;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list)
+{
+    cl_int rc;
+
+    if (n == 0 || !list)
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < n; i++) {
+        if (!ocl_valid(list[i], OCL_MAGIC_EVENT))
+            return CL_INVALID_EVENT;
+        if (list[i]->ctx != list[0]->ctx)
+            return CL_INVALID_CONTEXT;
+    }
+    rc = CL_SUCCESS;
+    for (cl_uint i = 0; i < n; i++)
+        if (list[i]->status < 0)
+            rc = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    return rc;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info name, size_t size,
+                                               void *value, size_t *size_ret)
+{
+    cl_uint u;
+
+    if (!ocl_valid(e, OCL_MAGIC_EVENT))
+        return CL_INVALID_EVENT;
+    switch (name) {
+    case CL_EVENT_COMMAND_QUEUE:
+        return ocl_info(&e->queue, sizeof(e->queue), size, value, size_ret);
+    case CL_EVENT_CONTEXT:
+        return ocl_info(&e->ctx, sizeof(e->ctx), size, value, size_ret);
+    case CL_EVENT_COMMAND_TYPE:
+        return ocl_info(&e->type, sizeof(e->type), size, value, size_ret);
+    case CL_EVENT_COMMAND_EXECUTION_STATUS:
+        return ocl_info(&e->status, sizeof(e->status), size, value, size_ret);
+    case CL_EVENT_REFERENCE_COUNT:
+        u = e->refs;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info name,
+                                                        size_t size, void *value,
+                                                        size_t *size_ret)
+{
+    const cl_ulong *t;
+
+    if (!ocl_valid(e, OCL_MAGIC_EVENT))
+        return CL_INVALID_EVENT;
+    if (!e->queue || !(e->queue->props & CL_QUEUE_PROFILING_ENABLE))
+        return CL_PROFILING_INFO_NOT_AVAILABLE;
+    switch (name) {
+    case CL_PROFILING_COMMAND_QUEUED:
+        t = &e->t_queued;
+        break;
+    case CL_PROFILING_COMMAND_SUBMIT:
+        t = &e->t_submit;
+        break;
+    case CL_PROFILING_COMMAND_START:
+        t = &e->t_start;
+        break;
+    case CL_PROFILING_COMMAND_END:
+        t = &e->t_end;
+        break;
+    default:
+        return CL_INVALID_VALUE;
+    }
+    return ocl_info(t, sizeof(*t), size, value, size_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event e)
+{
+    if (!ocl_valid(e, OCL_MAGIC_EVENT))
+        return CL_INVALID_EVENT;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_SEQ_CST);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event e)
+{
+    if (!ocl_valid(e, OCL_MAGIC_EVENT))
+        return CL_INVALID_EVENT;
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_SEQ_CST) == 0) {
+        if (e->queue)
+            clReleaseCommandQueue(e->queue);
+        clReleaseContext(e->ctx);
+        e->magic = 0;
+        free(e);
+    }
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type,
+                                                   void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
+                                                   void *data)
+{
+    if (!ocl_valid(e, OCL_MAGIC_EVENT))
+        return CL_INVALID_EVENT;
+    if (!fn || (type != CL_COMPLETE && type != CL_RUNNING && type != CL_SUBMITTED))
+        return CL_INVALID_VALUE;
+    fn(e, e->status < 0 ? e->status : CL_COMPLETE, data); /* already complete */
+    return CL_SUCCESS;
+}
+
+/* Markers and barriers: nothing to order, since commands run at enqueue. */
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n,
+                                                            const cl_event *list,
+                                                            cl_event *event)
+{
+    cl_int rc;
+
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    rc = ocl_check_wait_list(n, list);
+    return rc ? rc : ocl_event_done(q, CL_COMMAND_MARKER, ocl_now_ns(), CL_COMPLETE, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n,
+                                                             const cl_event *list,
+                                                             cl_event *event)
+{
+    cl_int rc;
+
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    rc = ocl_check_wait_list(n, list);
+    return rc ? rc : ocl_event_done(q, CL_COMMAND_BARRIER, ocl_now_ns(), CL_COMPLETE, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event)
+{
+    if (!event)
+        return ocl_valid(q, OCL_MAGIC_QUEUE) ? CL_INVALID_VALUE : CL_INVALID_COMMAND_QUEUE;
+    return clEnqueueMarkerWithWaitList(q, 0, NULL, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q)
+{
+    return clEnqueueBarrierWithWaitList(q, 0, NULL, NULL);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n,
+                                                       const cl_event *list)
+{
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    return n && list ? ocl_check_wait_list(n, list) : CL_INVALID_VALUE;
+}

@@ -1,0 +1,242 @@
+/*
+ * Kernels, their arguments and NDRange launches. Arguments are marshalled
+ * from the PTX parameter list (ptxsim_kernel_info): `.ptr .global/.const`
+ * parameters take a cl_mem (its device address is passed), `.ptr .shared`
+ * parameters are __local arguments set by size only, everything else is
+ * copied by value. __local arguments are laid out after the kernel's static
+ * shared memory, 16-byte aligned, and their total is the launch's dynamic
+ * shared memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/clc.h"
+#include "isa/types.h"
+#include "runtime/opencl/ocl.h"
+
+#define OCL_LOCAL_BYTES 49152u
+#define OCL_MAX_WG 1024u
+#define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
+
+static cl_kernel kernel_new(cl_program p, const char *name, cl_int *rc)
+{
+    cl_kernel k = calloc(1, sizeof(*k));
+
+    if (!k) {
+        *rc = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    pthread_mutex_lock(&p->ctx->lock);
+    *rc = ptxsim_kernel_info(p->mod, name, &k->info) ? CL_INVALID_KERNEL_NAME : CL_SUCCESS;
+    pthread_mutex_unlock(&p->ctx->lock);
+    if (*rc == CL_SUCCESS && k->info.nparams &&
+        !(k->args = calloc(k->info.nparams, sizeof(*k->args))))
+        *rc = CL_OUT_OF_HOST_MEMORY;
+    if (*rc != CL_SUCCESS) {
+        free(k);
+        return NULL;
+    }
+    k->dispatch = &ocl_dispatch;
+    k->magic = OCL_MAGIC_KERNEL;
+    k->refs = 1;
+    k->prog = p;
+    clRetainProgram(p);
+    __atomic_add_fetch(&p->kernels, 1, __ATOMIC_SEQ_CST);
+    return k;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *errcode)
+{
+    cl_kernel k = NULL;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(p, OCL_MAGIC_PROGRAM))
+        rc = CL_INVALID_PROGRAM;
+    else if (!p->mod)
+        rc = CL_INVALID_PROGRAM_EXECUTABLE;
+    else if (!name)
+        rc = CL_INVALID_VALUE;
+    else
+        k = kernel_new(p, name, &rc);
+    if (errcode)
+        *errcode = rc;
+    return k;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint n,
+                                                         cl_kernel *kernels, cl_uint *num)
+{
+    uint32_t count;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(p, OCL_MAGIC_PROGRAM))
+        return CL_INVALID_PROGRAM;
+    if (!p->mod)
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    count = ptxsim_module_kernel_count(p->mod);
+    if (kernels && n < count)
+        return CL_INVALID_VALUE;
+    for (uint32_t i = 0; kernels && i < count && rc == CL_SUCCESS; i++) {
+        kernels[i] = kernel_new(p, ptxsim_module_kernel_name(p->mod, i), &rc);
+        for (uint32_t j = 0; rc != CL_SUCCESS && j < i; j++)
+            clReleaseKernel(kernels[j]);
+    }
+    if (rc == CL_SUCCESS && num)
+        *num = count;
+    return rc;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel k)
+{
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    __atomic_add_fetch(&k->refs, 1, __ATOMIC_SEQ_CST);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
+{
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    if (__atomic_sub_fetch(&k->refs, 1, __ATOMIC_SEQ_CST))
+        return CL_SUCCESS;
+    __atomic_sub_fetch(&k->prog->kernels, 1, __ATOMIC_SEQ_CST);
+    clReleaseProgram(k->prog);
+    free(k->args);
+    k->magic = 0;
+    free(k);
+    return CL_SUCCESS;
+}
+
+static cl_int set_mem_arg(cl_kernel k, struct ocl_arg *a, size_t size, const void *value)
+{
+    cl_mem m = value ? *(const cl_mem *)value : NULL;
+    uint64_t addr = 0;
+
+    if (size != sizeof(cl_mem))
+        return CL_INVALID_ARG_SIZE;
+    if (m && (!ocl_valid(m, OCL_MAGIC_MEM) || m->ctx != k->prog->ctx))
+        return CL_INVALID_MEM_OBJECT;
+    if (m)
+        addr = m->addr;
+    memcpy(a->value, &addr, sizeof(addr));
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i, size_t size,
+                                               const void *value)
+{
+    struct ocl_arg *a;
+    uint8_t space;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    if (i >= k->info.nparams)
+        return CL_INVALID_ARG_INDEX;
+    a = &k->args[i];
+    space = k->info.param_ptr_space[i];
+    if (space == ISA_SPACE_SHARED) {
+        if (value)
+            return CL_INVALID_ARG_VALUE;
+        if (!size)
+            return CL_INVALID_ARG_SIZE;
+        a->local = true;
+        a->local_size = size;
+    } else if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONST) {
+        rc = set_mem_arg(k, a, size, value);
+    } else {
+        if (size != k->info.param_size[i] || size > sizeof(a->value))
+            return CL_INVALID_ARG_SIZE;
+        if (!value)
+            return CL_INVALID_ARG_VALUE;
+        memcpy(a->value, value, size);
+    }
+    if (rc == CL_SUCCESS)
+        a->set = true;
+    return rc;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info name, size_t size,
+                                                void *value, size_t *size_ret)
+{
+    cl_uint u;
+
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    switch (name) {
+    case CL_KERNEL_FUNCTION_NAME:
+        return ocl_info_str(k->info.name, size, value, size_ret);
+    case CL_KERNEL_NUM_ARGS:
+        u = k->info.nparams;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_KERNEL_REFERENCE_COUNT:
+        u = k->refs;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_KERNEL_CONTEXT:
+        return ocl_info(&k->prog->ctx, sizeof(cl_context), size, value, size_ret);
+    case CL_KERNEL_PROGRAM:
+        return ocl_info(&k->prog, sizeof(cl_program), size, value, size_ret);
+    case CL_KERNEL_ATTRIBUTES:
+        return ocl_info_str("", size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
+                                                   cl_kernel_arg_info name, size_t size,
+                                                   void *value, size_t *size_ret)
+{
+    (void)name, (void)size, (void)value, (void)size_ret;
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    return i >= k->info.nparams ? CL_INVALID_ARG_INDEX : CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+}
+
+/* Bytes of shared memory: static plus the __local arguments set so far. */
+static size_t local_bytes(cl_kernel k)
+{
+    size_t total = ALIGN16(k->info.static_shared);
+
+    for (uint32_t i = 0; i < k->info.nparams; i++)
+        if (k->args[i].local)
+            total = ALIGN16(total + k->args[i].local_size);
+    return total;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
+                                                         cl_kernel_work_group_info name,
+                                                         size_t size, void *value,
+                                                         size_t *size_ret)
+{
+    size_t wg = OCL_MAX_WG, req[3];
+    cl_ulong u;
+
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    if (d && d != ocl_device())
+        return CL_INVALID_DEVICE;
+    switch (name) {
+    case CL_KERNEL_WORK_GROUP_SIZE:
+        if (k->info.maxntid[0])
+            wg = (size_t)k->info.maxntid[0] * (k->info.maxntid[1] ? k->info.maxntid[1] : 1) *
+                 (k->info.maxntid[2] ? k->info.maxntid[2] : 1);
+        return ocl_info(&wg, sizeof(wg), size, value, size_ret);
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+        for (int j = 0; j < 3; j++)
+            req[j] = k->info.reqntid[j];
+        return ocl_info(req, sizeof(req), size, value, size_ret);
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        wg = 32;
+        return ocl_info(&wg, sizeof(wg), size, value, size_ret);
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+        u = local_bytes(k);
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+        u = k->info.local_bytes;
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+}

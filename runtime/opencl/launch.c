@@ -1,0 +1,176 @@
+/*
+ * clEnqueueNDRangeKernel and clEnqueueTask: checks the range the way the
+ * OpenCL 1.2 spec orders its errors, picks a work-group size when none is
+ * given, writes the global offset into the program's offset variable (see
+ * clc.h) and runs the kernel on the engine before returning.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "frontend/clc.h"
+#include "runtime/opencl/ocl.h"
+
+#define OCL_LOCAL_BYTES 49152u
+#define OCL_MAX_WG 1024u
+#define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
+
+struct ndrange {
+    cl_uint dim;
+    size_t global[3], local[3], offset[3];
+};
+
+/* Largest divisor of n that is at most cap. */
+static size_t divisor_at_most(size_t n, size_t cap)
+{
+    for (size_t d = cap < n ? cap : n; d > 1; d--)
+        if (n % d == 0)
+            return d;
+    return 1;
+}
+
+static cl_int check_local(struct ndrange *r, const size_t *local)
+{
+    static const size_t max_item[3] = {1024, 1024, 64};
+    size_t budget = 256, prod = 1;
+
+    for (cl_uint d = 0; d < 3; d++) {
+        if (d >= r->dim) {
+            r->local[d] = 1;
+        } else if (!local) {
+            r->local[d] = divisor_at_most(r->global[d], budget < max_item[d] ? budget : max_item[d]);
+            budget /= r->local[d];
+        } else if (local[d] == 0 || local[d] > max_item[d]) {
+            return CL_INVALID_WORK_ITEM_SIZE;
+        } else {
+            r->local[d] = local[d];
+        }
+        prod *= r->local[d];
+    }
+    if (prod > OCL_MAX_WG)
+        return CL_INVALID_WORK_GROUP_SIZE;
+    for (cl_uint d = 0; d < r->dim; d++)
+        if (r->global[d] % r->local[d])
+            return CL_INVALID_WORK_GROUP_SIZE;
+    return CL_SUCCESS;
+}
+
+static cl_int check_range(struct ndrange *r, cl_uint dim, const size_t *offset,
+                          const size_t *global, const size_t *local)
+{
+    if (dim < 1 || dim > 3)
+        return CL_INVALID_WORK_DIMENSION;
+    if (!global)
+        return CL_INVALID_GLOBAL_WORK_SIZE;
+    r->dim = dim;
+    for (cl_uint d = 0; d < 3; d++) {
+        r->global[d] = d < dim ? global[d] : 1;
+        r->offset[d] = d < dim && offset ? offset[d] : 0;
+        if (!r->global[d] || r->global[d] / OCL_MAX_WG > UINT32_MAX)
+            return CL_INVALID_GLOBAL_WORK_SIZE;
+        if (r->global[d] + r->offset[d] < r->global[d])
+            return CL_INVALID_GLOBAL_OFFSET;
+    }
+    return check_local(r, local);
+}
+
+/* Argument pointers for ptxsim_launch; __local values become shared offsets. */
+static cl_int marshal(cl_kernel k, void **argv, uint64_t *locals, uint32_t *dyn)
+{
+    size_t base = ALIGN16(k->info.static_shared), at = base;
+
+    for (uint32_t i = 0; i < k->info.nparams; i++) {
+        struct ocl_arg *a = &k->args[i];
+
+        if (!a->set)
+            return CL_INVALID_KERNEL_ARGS;
+        argv[i] = a->value;
+        if (a->local) {
+            locals[i] = at;
+            argv[i] = &locals[i];
+            at = ALIGN16(at + a->local_size);
+        }
+    }
+    if (at > OCL_LOCAL_BYTES)
+        return CL_OUT_OF_RESOURCES;
+    *dyn = (uint32_t)(at - base);
+    return CL_SUCCESS;
+}
+
+/* Stores the offsets in the module's offset variable (only absent when all are 0). */
+static cl_int set_offsets(cl_kernel k, const struct ndrange *r)
+{
+    uint64_t addr, off[3] = {r->offset[0], r->offset[1], r->offset[2]};
+    size_t size;
+    cl_context c = k->prog->ctx;
+
+    if (ptxsim_module_symbol(k->prog->mod, CLC_GLOBAL_OFFSET_SYM, &addr, &size) ||
+        size < sizeof(off))
+        return off[0] | off[1] | off[2] ? CL_INVALID_GLOBAL_OFFSET : CL_SUCCESS;
+    return ptxsim_memcpy_htod(c->dev, addr, off, sizeof(off)) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+}
+
+static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dyn)
+{
+    struct ptxsim_dim3 grid = {(uint32_t)(r->global[0] / r->local[0]),
+                               (uint32_t)(r->global[1] / r->local[1]),
+                               (uint32_t)(r->global[2] / r->local[2])};
+    struct ptxsim_dim3 block = {(uint32_t)r->local[0], (uint32_t)r->local[1],
+                                (uint32_t)r->local[2]};
+    cl_context c = k->prog->ctx;
+    const struct ps_err *e;
+    cl_int rc = set_offsets(k, r);
+
+    if (rc)
+        return rc;
+    if (ptxsim_launch(k->prog->mod, k->info.name, grid, block, dyn, argv) == 0)
+        return CL_SUCCESS;
+    e = ptxsim_last_error_info(c->dev);
+    ocl_notify(c, "kernel %s failed: %s", k->info.name, e ? e->msg : "unknown error");
+    ptxsim_clear_fault(c->dev);
+    return CL_OUT_OF_RESOURCES;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
+                                                       cl_uint dim, const size_t *offset,
+                                                       const size_t *global, const size_t *local,
+                                                       cl_uint nw, const cl_event *wl,
+                                                       cl_event *event)
+{
+    void *argv[PTXSIM_MAX_PARAMS];
+    uint64_t locals[PTXSIM_MAX_PARAMS];
+    cl_ulong t = ocl_now_ns();
+    struct ndrange r;
+    uint32_t dyn = 0;
+    cl_int rc;
+
+    if (!ocl_valid(q, OCL_MAGIC_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!ocl_valid(k, OCL_MAGIC_KERNEL))
+        return CL_INVALID_KERNEL;
+    if (k->prog->ctx != q->ctx)
+        return CL_INVALID_CONTEXT;
+    rc = check_range(&r, dim, offset, global, local);
+    if (!rc)
+        rc = marshal(k, argv, locals, &dyn);
+    if (!rc)
+        rc = ocl_check_wait_list(nw, wl);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&q->ctx->lock);
+    rc = run(k, &r, argv, dyn);
+    pthread_mutex_unlock(&q->ctx->lock);
+    if (rc == CL_INVALID_GLOBAL_OFFSET)
+        return rc;
+    if (rc)
+        ocl_event_done(q, CL_COMMAND_NDRANGE_KERNEL, t, rc, event);
+    return rc ? rc : ocl_event_done(q, CL_COMMAND_NDRANGE_KERNEL, t, CL_COMPLETE, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nw,
+                                              const cl_event *wl, cl_event *event)
+{
+    static const size_t one[1] = {1};
+
+    return clEnqueueNDRangeKernel(q, k, 1, NULL, one, one, nw, wl, event);
+}

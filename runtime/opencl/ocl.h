@@ -1,0 +1,154 @@
+/*
+ * ptxsim's OpenCL 1.2 platform, an ICD for ocl-icd (docs/opencl.md).
+ *
+ * Every CL object starts with the ICD dispatch pointer (cl_icd.h), then a
+ * magic word for validation and a reference count. There is one platform and
+ * one device (GTX 480-like); each context owns one ptxsim engine device, so
+ * memory objects live in their context's engine. Commands run synchronously
+ * in enqueue order, under the context's lock; events are created complete.
+ *
+ * The entry points keep their OpenCL names; the library's version script
+ * exports only the four ocl-icd looks up, everything else is reached through
+ * the dispatch table (ocl_dispatch).
+ */
+#ifndef PTXSIM_RUNTIME_OPENCL_OCL_H
+#define PTXSIM_RUNTIME_OPENCL_OCL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/ptxsim.h"
+
+enum ocl_magic {
+    OCL_MAGIC_PLATFORM = 0x504c4154,
+    OCL_MAGIC_DEVICE,
+    OCL_MAGIC_CONTEXT,
+    OCL_MAGIC_QUEUE,
+    OCL_MAGIC_MEM,
+    OCL_MAGIC_PROGRAM,
+    OCL_MAGIC_KERNEL,
+    OCL_MAGIC_EVENT,
+};
+
+#define OCL_HEAD            \
+    const cl_icd_dispatch *dispatch; \
+    uint32_t magic;         \
+    uint32_t refs
+
+struct _cl_platform_id {
+    OCL_HEAD;
+};
+
+struct _cl_device_id {
+    OCL_HEAD;
+};
+
+struct _cl_context {
+    OCL_HEAD;
+    pthread_mutex_t lock; /* serialises every engine call */
+    struct ptxsim_device *dev;
+    void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
+    void *notify_data;
+    cl_context_properties props[8];
+    uint32_t nprops; /* entries in props, including the final 0; 0 when none */
+};
+
+struct _cl_command_queue {
+    OCL_HEAD;
+    cl_context ctx;
+    cl_command_queue_properties props;
+};
+
+struct ocl_mapping {
+    void *ptr;
+    size_t offset, size;
+    bool write;
+    struct ocl_mapping *next;
+};
+
+struct _cl_mem {
+    OCL_HEAD;
+    cl_context ctx;
+    cl_mem_flags flags;
+    size_t size;
+    uint64_t addr;  /* device address */
+    void *host_ptr; /* CL_MEM_USE_HOST_PTR's pointer, else NULL */
+    struct ocl_mapping *maps;
+    uint32_t map_count;
+};
+
+struct _cl_program {
+    OCL_HEAD;
+    cl_context ctx;
+    char *source; /* NULL for programs from binary */
+    char *ptx;    /* built or given PTX, NUL-terminated */
+    char *log;
+    char *options;
+    cl_build_status status;
+    struct ptxsim_module *mod;
+    uint32_t kernels; /* live cl_kernel objects (clBuildProgram refuses while > 0) */
+};
+
+struct ocl_arg {
+    bool set;
+    bool local;       /* __local pointer: value is local_size */
+    size_t local_size;
+    uint8_t value[256];
+};
+
+struct _cl_kernel {
+    OCL_HEAD;
+    cl_program prog;
+    struct ptxsim_kernel_info info;
+    struct ocl_arg *args;
+};
+
+struct _cl_event {
+    OCL_HEAD;
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_command_type type;
+    cl_int status;
+    cl_ulong t_queued, t_submit, t_start, t_end; /* ns, see docs/opencl.md */
+};
+
+/* The dispatch table every object points at. */
+extern const cl_icd_dispatch ocl_dispatch;
+
+cl_platform_id ocl_platform(void);
+cl_device_id ocl_device(void);
+
+/* Dispatch-table versions of the exported entry points (bound inside the library). */
+cl_int CL_API_CALL ocl_d_platform_ids(cl_uint n, cl_platform_id *p, cl_uint *num);
+cl_int CL_API_CALL ocl_d_platform_info(cl_platform_id p, cl_platform_info name, size_t size,
+                                       void *value, size_t *size_ret);
+void *CL_API_CALL ocl_d_ext_address(const char *name);
+void *CL_API_CALL ocl_d_ext_address_platform(cl_platform_id p, const char *name);
+
+/* Copies a query answer (param_value may be NULL; size_ret may be NULL). */
+cl_int ocl_info(const void *src, size_t n, size_t size, void *value, size_t *size_ret);
+cl_int ocl_info_str(const char *s, size_t size, void *value, size_t *size_ret);
+
+/* Reports a message through the context's callback, or to stderr. */
+void ocl_notify(cl_context ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Nanoseconds from a monotonic clock. */
+cl_ulong ocl_now_ns(void);
+
+bool ocl_valid(const void *obj, uint32_t magic);
+cl_int ocl_check_wait_list(cl_uint n, const cl_event *list);
+/* Creates a completed event in *event (if event is non-NULL). */
+cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_int status,
+                      cl_event *event);
+
+/* Maps a ptxsim error code to an OpenCL one. */
+cl_int ocl_error(int ps_code);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * Images: a device without image support must refuse them with
+ * CL_INVALID_OPERATION (OpenCL 1.2, clCreateImage); one with image support
+ * must create them. Either way the program prints the same lines.
+ */
+#include <stdio.h>
+
+#include "harness.h"
+
+int main(void)
+{
+    struct h_env h;
+    cl_bool support;
+    cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc desc = {0};
+    cl_int rc;
+    cl_mem img;
+
+    h_init(&h);
+    h_check(clGetDeviceInfo(h.dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(support), &support, NULL),
+            "image support");
+    fprintf(stderr, "image support: %d\n", support);
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = 16;
+    desc.image_height = 16;
+    img = clCreateImage(h.ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &rc);
+    fprintf(stderr, "clCreateImage: %s\n", h_err_name(rc));
+    h_out_chk("image_behaviour_ok", support ? img != NULL && rc == CL_SUCCESS
+                                          : img == NULL && rc == CL_INVALID_OPERATION);
+    if (img)
+        clReleaseMemObject(img);
+    img = clCreateImage2D(h.ctx, CL_MEM_READ_WRITE, &fmt, 16, 16, 0, NULL, &rc);
+    h_out_chk("image2d_behaviour_ok", support ? img != NULL : rc == CL_INVALID_OPERATION);
+    if (img)
+        clReleaseMemObject(img);
+    h_done(&h);
+    return 0;
+}
