@@ -88,6 +88,8 @@ int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, co
 
     *out = NULL;
     ps_err_clear(&d->last);
+    if (!len) /* as documented: a NUL-terminated text may be passed without its length */
+        len = strlen(text);
     m = ptx_parse(text, len, name, &d->last);
     if (!m)
         return d->last.code;

@@ -44,7 +44,10 @@ void ptxsim_options_default(struct ptxsim_options *o);
 int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **out);
 void ptxsim_device_destroy(struct ptxsim_device *d);
 
-/* Parses PTX text (len bytes, or up to a NUL) and loads it; name is used in messages. */
+/*
+ * Parses PTX text (len bytes, stopping early at a NUL; len 0 means the text is
+ * NUL-terminated) and loads it; name is used in messages.
+ */
 int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, const char *name,
                        struct ptxsim_module **out);
 int ptxsim_module_load_file(struct ptxsim_device *d, const char *path, struct ptxsim_module **out);

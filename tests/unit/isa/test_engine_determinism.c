@@ -175,11 +175,26 @@ static void test_engine_determinism_malloc_addresses(void **state)
     assert_memory_equal(a, b, sizeof(a));
 }
 
+/* A NUL-terminated text may be loaded with len 0 (runtime/ptxsim.h), and gives the same module. */
+static void test_engine_module_load_nul_terminated(void **state)
+{
+    struct ptxsim_device *d;
+    struct ptxsim_module *m;
+
+    (void)state;
+    assert_int_equal(ptxsim_device_create(NULL, &d), 0);
+    assert_int_equal(ptxsim_module_load(d, hist_ptx, 0, "hist.ptx", &m), 0);
+    assert_int_equal(ptxsim_module_kernel_count(m), 1);
+    ptxsim_module_unload(m);
+    ptxsim_device_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_engine_determinism_two_devices),
         cmocka_unit_test(test_engine_determinism_malloc_addresses),
+        cmocka_unit_test(test_engine_module_load_nul_terminated),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
