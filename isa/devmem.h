@@ -5,6 +5,7 @@
  *
  * Generic address map (the same for 32- and 64-bit modules, so PTX with
  * .address_size 32 works unchanged):
+ *   [ISA_FUNC_ADDR_BASE, +functions)    function pointers (not memory)
  *   [ISA_GLOBAL_BASE, ISA_GLOBAL_END)   global and constant memory
  *   [ISA_PARAM_WINDOW, +16 MiB)         kernel parameters (cvta.param)
  *   [ISA_SHARED_WINDOW, +16 MiB)        the executing CTA's shared memory
@@ -27,6 +28,8 @@ struct ps_err;
 #define ISA_LOCAL_WINDOW UINT64_C(0xE0000000)
 #define ISA_WINDOW_SIZE UINT64_C(0x01000000)
 #define ISA_LOCAL_WINDOW_SIZE UINT64_C(0x10000000)
+/* Function pointers (mov of a function, indirect calls) are this plus the function index. */
+#define ISA_FUNC_ADDR_BASE UINT64_C(0x08000000)
 
 enum isa_alloc_kind { ISA_ALLOC_DEVICE, ISA_ALLOC_HOST, ISA_ALLOC_MANAGED, ISA_ALLOC_MODULE,
                       ISA_ALLOC_HEAP };

@@ -7,7 +7,19 @@
 #include <string.h>
 
 #include "isa/alu.h"
+#include "isa/devmem.h"
 #include "isa/exec_int.h"
+
+/* %tid of lane `lane` of warp w: threads are numbered x fastest, then y, then z. */
+static void thread_of(const struct isa_warp *w, uint32_t lane, uint32_t tid[3])
+{
+    const struct isa_launch *L = w->cta->L;
+    uint32_t t = w->id * ISA_WARP_SIZE + lane;
+
+    tid[0] = t % L->block[0];
+    tid[1] = t / L->block[0] % L->block[1];
+    tid[2] = t / (L->block[0] * L->block[1]);
+}
 
 int isa_fault(struct isa_warp *w, uint32_t lane, int code, uint64_t addr, const char *fmt, ...)
 {
@@ -18,29 +30,27 @@ int isa_fault(struct isa_warp *w, uint32_t lane, int code, uint64_t addr, const 
     const struct isa_func *k = L->p->m->funcs[L->kernel];
     uint32_t pc = w->sp ? w->st[w->sp - 1].pc : 0;
     const struct isa_instr *in = pc < f->ninstrs ? &f->instrs[pc] : NULL;
-    uint32_t t = w->id * ISA_WARP_SIZE + lane;
+    uint32_t tid[3];
     char msg[PS_ERR_MSG_MAX];
     va_list ap;
 
     if (!err)
         return code;
+    thread_of(w, lane, tid);
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     ps_err_set_at(err, code, L->p->m->source_name, in ? in->line : 0, in ? in->col : 0,
                   "%s in kernel '%s'%s%s, CTA (%u,%u,%u), thread (%u,%u,%u)", msg, k->name,
                   f != k ? ", function " : "", f != k ? f->name : "", w->cta->ctaid[0],
-                  w->cta->ctaid[1], w->cta->ctaid[2], t % L->block[0],
-                  t / L->block[0] % L->block[1], t / (L->block[0] * L->block[1]));
+                  w->cta->ctaid[1], w->cta->ctaid[2], tid[0], tid[1], tid[2]);
     err->has_fault = 1;
     snprintf(err->fault.kernel, sizeof(err->fault.kernel), "%s", k->name);
     err->fault.ptx_line = in ? in->line : 0;
     err->fault.src_file = in ? in->loc_file : 0;
     err->fault.src_line = in ? in->loc_line : 0;
     memcpy(err->fault.cta, w->cta->ctaid, sizeof(err->fault.cta));
-    err->fault.thread[0] = t % L->block[0];
-    err->fault.thread[1] = t / L->block[0] % L->block[1];
-    err->fault.thread[2] = t / (L->block[0] * L->block[1]);
+    memcpy(err->fault.thread, tid, sizeof(err->fault.thread));
     err->fault.addr = addr;
     return code;
 }
@@ -97,10 +107,9 @@ static uint64_t sreg_lane(struct xctx *x, enum isa_sreg r, unsigned comp, uint32
 {
     struct isa_warp *w = x->w;
     struct isa_launch *L = x->L;
-    uint32_t t = w->id * ISA_WARP_SIZE + lane, c = comp ? comp - 1 : 0;
-    uint32_t tid[3] = {t % L->block[0], t / L->block[0] % L->block[1],
-                       t / (L->block[0] * L->block[1])};
+    uint32_t c = comp ? comp - 1 : 0, tid[3];
 
+    thread_of(w, lane, tid);
     switch (r) {
     case ISA_SREG_TID: return tid[c];
     case ISA_SREG_NTID: return L->block[c];
@@ -162,7 +171,7 @@ const uint64_t *x_src(struct xctx *x, const struct isa_operand *o, enum isa_type
         v = x_sym_addr(x, o->symscope, o->a, &space) + (uint64_t)o->v.i;
         break;
     case ISA_OPND_FUNC:
-        v = UINT64_C(0x08000000) + o->a;
+        v = ISA_FUNC_ADDR_BASE + o->a;
         break;
     case ISA_OPND_IMM:
     case ISA_OPND_F32:

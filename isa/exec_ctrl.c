@@ -11,8 +11,6 @@
 #include "isa/exec_int.h"
 #include "isa/printf_fmt.h"
 
-#define FUNC_ADDR_BASE UINT64_C(0x08000000)
-
 bool x_is_ctrl(enum isa_op op)
 {
     switch (op) {
@@ -454,11 +452,11 @@ static int call_target(struct xctx *x, const struct isa_operand *t, uint32_t *fi
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
         if ((x->exec >> l & 1) && v[l] != v[lead])
             *group &= ~(UINT32_C(1) << l);
-    if (v[lead] < FUNC_ADDR_BASE || v[lead] - FUNC_ADDR_BASE >= x->p->m->nfuncs ||
-        x->p->m->funcs[v[lead] - FUNC_ADDR_BASE]->is_prototype)
+    if (v[lead] < ISA_FUNC_ADDR_BASE || v[lead] - ISA_FUNC_ADDR_BASE >= x->p->m->nfuncs ||
+        x->p->m->funcs[v[lead] - ISA_FUNC_ADDR_BASE]->is_prototype)
         return isa_fault(x->w, lead, PS_EFAULT, v[lead], "indirect call to 0x%llx, not a function",
                          (unsigned long long)v[lead]);
-    *fidx = (uint32_t)(v[lead] - FUNC_ADDR_BASE);
+    *fidx = (uint32_t)(v[lead] - ISA_FUNC_ADDR_BASE);
     return 0;
 }
 

@@ -8,8 +8,6 @@
 
 #include "isa/exec_int.h"
 
-#define FUNC_ADDR_BASE UINT64_C(0x08000000)
-
 struct kwalk {
     const struct isa_program *p;
     struct isa_kimage *ki;

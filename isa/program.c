@@ -195,8 +195,7 @@ static void init_elem(const struct isa_program *p, const struct isa_var *v,
         break;
     }
     case ISA_INIT_FUNC:
-        /* Function addresses are their index plus one in a reserved range. */
-        bits = UINT64_C(0x08000000) + e->sym;
+        bits = ISA_FUNC_ADDR_BASE + e->sym;
         break;
     default:
         bits = p->var_addr[e->sym] + (uint64_t)e->v.i;

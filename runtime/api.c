@@ -79,18 +79,12 @@ static int fail(struct ptxsim_device *d, int code, const char *msg)
     return ps_err_set(&d->last, code, "%s", msg);
 }
 
-int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, const char *name,
-                       struct ptxsim_module **out)
+/* Loads a parsed module (or reports the parse error already in d->last). */
+static int load_parsed(struct ptxsim_device *d, struct isa_module *m, struct ptxsim_module **out)
 {
-    struct isa_module *m;
     struct ptxsim_module *pm;
     int rc;
 
-    *out = NULL;
-    ps_err_clear(&d->last);
-    if (!len) /* as documented: a NUL-terminated text may be passed without its length */
-        len = strlen(text);
-    m = ptx_parse(text, len, name, &d->last);
     if (!m)
         return d->last.code;
     pm = calloc(1, sizeof(*pm));
@@ -108,31 +102,21 @@ int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, co
     return 0;
 }
 
+int ptxsim_module_load(struct ptxsim_device *d, const char *text, size_t len, const char *name,
+                       struct ptxsim_module **out)
+{
+    *out = NULL;
+    ps_err_clear(&d->last);
+    if (!len) /* as documented: a NUL-terminated text may be passed without its length */
+        len = strlen(text);
+    return load_parsed(d, ptx_parse(text, len, name, &d->last), out);
+}
+
 int ptxsim_module_load_file(struct ptxsim_device *d, const char *path, struct ptxsim_module **out)
 {
-    FILE *fp = fopen(path, "rb");
-    char *buf;
-    long n;
-    int rc;
-
     *out = NULL;
-    if (!fp)
-        return ps_err_set(&d->last, PS_EIO, "cannot open %s", path);
-    if (fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
-        fclose(fp);
-        return ps_err_set(&d->last, PS_EIO, "cannot read %s", path);
-    }
-    buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, fp) != (size_t)n) {
-        free(buf);
-        fclose(fp);
-        return ps_err_set(&d->last, PS_EIO, "cannot read %s", path);
-    }
-    fclose(fp);
-    buf[n] = '\0';
-    rc = ptxsim_module_load(d, buf, (size_t)n, path, out);
-    free(buf);
-    return rc;
+    ps_err_clear(&d->last);
+    return load_parsed(d, ptx_parse_file(path, &d->last), out);
 }
 
 void ptxsim_module_unload(struct ptxsim_module *m)
