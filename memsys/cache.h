@@ -1,0 +1,93 @@
+/*
+ * A set-associative cache with MSHRs and a miss queue, configured by a
+ * GPGPU-Sim cache string, used for the L1D, L1I, L1C and the L2 slices.
+ *
+ * The owner drives it: mem_cache_access() looks a request up; misses and
+ * write-throughs are queued for the next level (mem_cache_pop_miss); when
+ * the next level answers a line request, mem_cache_fill() installs the line
+ * and every request merged into that MSHR comes back out of
+ * mem_cache_pop_ready(). Replacement and bypass decisions go through a
+ * policies/l1d.h table (LRU when none is given).
+ */
+#ifndef PTXSIM_MEMSYS_CACHE_H
+#define PTXSIM_MEMSYS_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "memsys/req.h"
+#include "policies/l1d.h"
+
+/*
+ * "<kind>:<nsets>:<line>:<assoc>,<repl>:<wpol>:<alloc>:<walloc>:<index>,<mshr>:<entries>:<merge>,<missq>[:<fifo>][,<port>]"
+ * kind N normal / S sectored; repl L LRU / F FIFO; wpol R read-only, B write-back, T
+ * write-through, E write-evict, L local write-back + global write-through; alloc m on miss /
+ * f on fill / s streaming; walloc N none, W write-allocate, F fetch-on-write, L lazy fetch
+ * on read; index L linear, H Fermi hash, P/X ipoly/xor hashes; mshr A/S associative, T texture FIFO.
+ */
+struct mem_cache_geom {
+    char kind;
+    uint32_t nsets, line_bytes, assoc;
+    char repl, wpol, alloc, walloc, index;
+    char mshr_kind;
+    uint32_t mshr_entries, mshr_max_merge;
+    uint32_t miss_queue;
+    uint32_t result_fifo;
+    uint32_t data_port; /* bytes per cycle, 0 = not given */
+};
+
+int mem_cache_geom_parse(const char *s, struct mem_cache_geom *g, struct ps_err *err);
+/* Capacity in bytes. */
+uint64_t mem_cache_geom_bytes(const struct mem_cache_geom *g);
+
+enum mem_cache_result {
+    MEM_HIT,          /* data present: the owner completes the request after its hit latency */
+    MEM_HIT_RESERVED, /* the line is on its way: merged into its MSHR, comes back through pop_ready */
+    MEM_MISS,         /* MSHR allocated, a line request queued for the next level */
+    MEM_SENT,         /* passed to the next level without allocating: a write-through or a
+                         write that does not allocate, a .cg/.cs load, or a bypassed miss. A read
+                         sent this way still comes back through pop_ready after fill(). */
+    MEM_RESFAIL,      /* no MSHR, merge slot, miss-queue entry or free way: nothing changed, retry */
+};
+
+struct mem_cache_stats {
+    uint64_t accesses, reads, writes;
+    uint64_t hits, misses;        /* misses include hit_reserved */
+    uint64_t hit_reserved;        /* merged into a pending MSHR */
+    uint64_t sent;                /* MEM_SENT results (bypasses and write-throughs) */
+    uint64_t bypassed;            /* reads the policy chose not to allocate */
+    uint64_t resfail, resfail_mshr, resfail_merge, resfail_missq, resfail_line;
+    uint64_t fills, evictions, writebacks;
+};
+
+struct mem_cache;
+
+/* pol NULL = LRU (or FIFO when repl is 'F'). sm: owning SM or UINT32_MAX. */
+struct mem_cache *mem_cache_create(const struct mem_cache_geom *g, const char *name,
+                                   const struct pol_l1d_ops *pol, const char *pol_args,
+                                   uint32_t sm, struct ps_err *err);
+void mem_cache_destroy(struct mem_cache *c);
+
+enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now);
+
+/* Next request for the next level (line fills, sent reads, writes, write-backs of dirty lines). */
+const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c);
+bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out);
+
+/* The next level answered r (a read that pop_miss produced). */
+void mem_cache_fill(struct mem_cache *c, const struct mem_req *r, uint64_t now);
+
+/* Requests satisfied by fills, in fill order then merge order. */
+bool mem_cache_pop_ready(struct mem_cache *c, struct mem_req *out);
+
+/* Pending MSHRs or queued misses: the cache is not quiescent. */
+bool mem_cache_busy(const struct mem_cache *c);
+
+/* Drops every clean line; dirty lines are queued as write-backs (kernel end for the L1D). */
+void mem_cache_invalidate(struct mem_cache *c);
+
+const struct mem_cache_stats *mem_cache_get_stats(const struct mem_cache *c);
+const struct mem_cache_geom *mem_cache_get_geom(const struct mem_cache *c);
+
+#endif

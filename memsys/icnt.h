@@ -1,0 +1,51 @@
+/*
+ * The interconnect: a crossbar between nin source ports and nout
+ * destination ports that moves packets as flits of flit_bytes. Each input
+ * injects and each output ejects at most one flit per cycle; outputs pick
+ * among contending inputs round robin; a packet reaches its output
+ * `latency` cycles after its last flit crossed, and waits in the output's
+ * ejection buffer until popped. GPGPU-Sim's two subnets (requests SM ->
+ * memory, replies memory -> SM) are two instances.
+ */
+#ifndef PTXSIM_MEMSYS_ICNT_H
+#define PTXSIM_MEMSYS_ICNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "memsys/req.h"
+
+struct mem_icnt_params {
+    uint32_t nin, nout;
+    uint32_t flit_bytes;
+    uint32_t latency;      /* cycles added to every packet */
+    uint32_t in_buf_flits; /* per input port (0 = unlimited) */
+    uint32_t out_buf_pkts; /* ejection buffer per output port (0 = unlimited) */
+};
+
+struct mem_icnt_stats {
+    uint64_t cycles, packets, flits, bytes;
+    uint64_t in_stall;     /* pushes refused because an input buffer was full */
+    uint64_t out_conflict; /* flit-cycles an input waited for a busy output */
+    uint64_t latency_sum;  /* cycles from push to arrival, over packets */
+};
+
+struct mem_icnt;
+
+struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err *err);
+void mem_icnt_destroy(struct mem_icnt *n);
+
+/* Room at input src for a packet of `bytes` payload bytes? */
+bool mem_icnt_can_push(const struct mem_icnt *n, uint32_t src, uint32_t bytes);
+void mem_icnt_push(struct mem_icnt *n, uint32_t src, uint32_t dst, const struct mem_req *r,
+                   uint32_t bytes);
+void mem_icnt_cycle(struct mem_icnt *n);
+/* Next packet delivered at output dst. */
+const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst);
+bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
+bool mem_icnt_busy(const struct mem_icnt *n);
+
+const struct mem_icnt_stats *mem_icnt_get_stats(const struct mem_icnt *n);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * Warp scheduler table. Each SM has gpgpu_num_sched_per_core schedulers;
+ * warp slot s belongs to scheduler s % nsched. Every core cycle the SM
+ * publishes one struct pol_warp_view per warp slot of a scheduler, asks the
+ * policy for a priority order, and issues the first warp in that order whose
+ * next instruction can issue (and that may_issue allows).
+ */
+#ifndef PTXSIM_POLICIES_WARP_SCHED_H
+#define PTXSIM_POLICIES_WARP_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+
+struct pol_warp_view {
+    uint32_t slot;        /* SM-local warp slot */
+    bool valid;           /* a warp that has not finished occupies the slot */
+    bool ready;           /* its next instruction could issue this cycle */
+    bool at_barrier;
+    bool long_wait;       /* blocked on an outstanding global/local load */
+    uint64_t age;         /* launch order: smaller is older (unique per warp on the SM) */
+    uint32_t cta;         /* SM-local CTA slot */
+    uint32_t pc;          /* next instruction index */
+    uint64_t insts;       /* warp instructions issued so far */
+    uint64_t last_issue;  /* cycle of its last issue (0 = never) */
+};
+
+/* The next instruction of a warp, for may_issue (CCWS throttles loads only). */
+struct pol_instr_view {
+    bool is_mem;
+    bool is_load;   /* global or local load (what CCWS may hold back) */
+    uint8_t space;  /* enum isa_space */
+    uint32_t pc;
+};
+
+enum pol_warp_event {
+    POL_WARP_LAUNCHED, /* a warp entered the slot */
+    POL_WARP_EXITED,
+    POL_WARP_LOAD_ISSUED, /* issued a global/local load */
+    POL_WARP_LOAD_DONE,   /* all its outstanding loads returned */
+    POL_WARP_BARRIER,
+    POL_WARP_L1_MISS,
+};
+
+struct pol_warp_sched_params {
+    uint32_t sched_id;  /* which scheduler of the SM */
+    uint32_t nsched;
+    uint32_t max_warps; /* warp slots of the SM */
+    uint32_t sm;
+    const char *args;   /* text after "name:" in -gpgpu_scheduler, "" if none */
+};
+
+struct pol_warp_sched_ops {
+    const char *name;
+    void *(*create)(const struct pol_warp_sched_params *p, struct ps_err *err);
+    void (*destroy)(void *st);
+    /*
+     * Writes into order[] the indices (into v[0..n)) of the warps to try this
+     * cycle, highest priority first, and returns how many. Invalid views may
+     * be left out.
+     */
+    uint32_t (*order)(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
+                      uint64_t now);
+    /* May w issue in? NULL = always. */
+    bool (*may_issue)(void *st, const struct pol_warp_view *w, const struct pol_instr_view *in);
+    /* Optional notifications. */
+    void (*on_issue)(void *st, const struct pol_warp_view *w, uint64_t now);
+    void (*on_event)(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now);
+};
+
+#endif
