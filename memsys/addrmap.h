@@ -26,4 +26,7 @@ int mem_addrmap_parse(const char *s, uint32_t nchan, uint32_t nsub, uint32_t nbk
 /* Fills r->chan, r->part (chan * nsub + sub), r->bank, r->row and r->col from r->addr. */
 void mem_addrmap_decode(const struct mem_addrmap *m, struct mem_req *r);
 
+/* Parallel bit extract: the bits of v selected by mask, packed towards bit 0 in order. */
+uint64_t mem_pext(uint64_t v, uint64_t mask);
+
 #endif

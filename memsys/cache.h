@@ -37,9 +37,22 @@ struct mem_cache_geom {
     uint32_t data_port; /* bytes per cycle, 0 = not given */
 };
 
+/*
+ * Parses s into *g (left untouched on error). PS_EPARSE with the column and
+ * the expected field for malformed text, PS_EINVAL (from the check below)
+ * for well-formed but impossible shapes.
+ */
 int mem_cache_geom_parse(const char *s, struct mem_cache_geom *g, struct ps_err *err);
+/*
+ * Checks a geometry filled by hand: sets, ways, MSHRs, merge and miss queue
+ * at least 1, a power-of-two line, 128-byte lines for 'S', known letters.
+ * 0 or PS_EINVAL.
+ */
+int mem_cache_geom_check(const struct mem_cache_geom *g, struct ps_err *err);
 /* Capacity in bytes. */
 uint64_t mem_cache_geom_bytes(const struct mem_cache_geom *g);
+/* Set of the line holding byte addr, by the geometry's index function. */
+uint32_t mem_cache_geom_set_index(const struct mem_cache_geom *g, uint64_t addr);
 
 enum mem_cache_result {
     MEM_HIT,          /* data present: the owner completes the request after its hit latency */
@@ -75,7 +88,12 @@ enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req
 const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c);
 bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out);
 
-/* The next level answered r (a read that pop_miss produced). */
+/*
+ * The next level answered r (a read that pop_miss produced). Reads sent down
+ * carry the cache's own token in uid (the original uid comes back through
+ * pop_ready), so r must be handed back with uid intact; unknown or repeated
+ * uids are ignored.
+ */
 void mem_cache_fill(struct mem_cache *c, const struct mem_req *r, uint64_t now);
 
 /* Requests satisfied by fills, in fill order then merge order. */

@@ -9,9 +9,11 @@
 #include "isa/engine.h"
 #include "isa/module.h"
 #include "isa/resources.h"
+#include "timing/gpu.h"
 
 struct ptxsim_device {
     struct isa_device *dev;
+    struct tm_gpu *gpu; /* timing mode; NULL for functional */
     struct ps_err last;
     struct ps_err fault; /* sticky */
     uint64_t warp_insts, thread_insts;
@@ -62,6 +64,17 @@ int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **
         free(d);
         return PS_ENOMEM;
     }
+    if (o->timing) {
+        int rc = tm_gpu_create(o->timing, d->dev, &d->gpu, &d->last);
+
+        if (rc) {
+            if (o->timing_err)
+                *o->timing_err = d->last;
+            isa_device_destroy(d->dev);
+            free(d);
+            return rc;
+        }
+    }
     *out = d;
     return 0;
 }
@@ -70,6 +83,7 @@ void ptxsim_device_destroy(struct ptxsim_device *d)
 {
     if (!d)
         return;
+    tm_gpu_destroy(d->gpu);
     isa_device_destroy(d->dev);
     free(d);
 }
@@ -271,7 +285,13 @@ int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 
     ld.block[0] = block.x, ld.block[1] = block.y, ld.block[2] = block.z;
     ld.dyn_shared = dyn_shared;
     ld.args = args;
-    rc = isa_launch_run(m->prog, &ld, &st, &d->last);
+    if (d->gpu) {
+        rc = tm_gpu_launch(d->gpu, m->prog, &ld, &d->last);
+        st.warp_insts = tm_gpu_last(d->gpu)->c.warp_insts;
+        st.thread_insts = tm_gpu_last(d->gpu)->c.thread_insts;
+    } else {
+        rc = isa_launch_run(m->prog, &ld, &st, &d->last);
+    }
     d->warp_insts += st.warp_insts;
     d->thread_insts += st.thread_insts;
     if (rc && d->last.has_fault && !d->fault.code)
@@ -307,4 +327,19 @@ uint64_t ptxsim_warp_insts(const struct ptxsim_device *d)
 uint64_t ptxsim_thread_insts(const struct ptxsim_device *d)
 {
     return d->thread_insts;
+}
+
+const struct tm_stats *ptxsim_timing_last(const struct ptxsim_device *d)
+{
+    return d->gpu ? tm_gpu_last(d->gpu) : NULL;
+}
+
+const struct tm_stats *ptxsim_timing_total(const struct ptxsim_device *d)
+{
+    return d->gpu ? tm_gpu_total(d->gpu) : NULL;
+}
+
+const struct ps_config *ptxsim_timing_config(const struct ptxsim_device *d)
+{
+    return d->gpu ? tm_gpu_config(d->gpu) : NULL;
 }

@@ -17,7 +17,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/config.h"
 #include "common/err.h"
+#include "timing/stats.h"
 
 #define PTXSIM_OK 0
 
@@ -32,6 +34,9 @@ struct ptxsim_options {
     uint32_t nsm;
     uint64_t heap_bytes;       /* device malloc heap */
     FILE *printf_out;          /* device printf output (default stdout) */
+    /* Non-NULL: launches run in the timing model with this configuration (copied). */
+    const struct ps_config *timing;
+    struct ps_err *timing_err; /* where a configuration error is reported (may be NULL) */
 };
 
 struct ptxsim_dim3 {
@@ -111,5 +116,24 @@ const struct ps_err *ptxsim_last_error_info(const struct ptxsim_device *d);
 /* Totals since the device was created. */
 uint64_t ptxsim_warp_insts(const struct ptxsim_device *d);
 uint64_t ptxsim_thread_insts(const struct ptxsim_device *d);
+
+/*
+ * Timing mode: statistics of the last launch and of all launches, and the
+ * effective configuration; NULL for a functional device.
+ */
+const struct tm_stats *ptxsim_timing_last(const struct ptxsim_device *d);
+const struct tm_stats *ptxsim_timing_total(const struct ptxsim_device *d);
+const struct ps_config *ptxsim_timing_config(const struct ptxsim_device *d);
+
+/*
+ * Builds a configuration: defaults, then the machine `config` (a file path,
+ * or a name looked up in $PTXSIM_CONFIG_DIR, the installed configs and the
+ * source tree's configs/), then the "name=value" overrides in `overrides`
+ * (one per line; may be NULL). On error err says which step failed.
+ */
+int ptxsim_config_build(const char *config, const char *overrides, struct ps_config *out,
+                        struct ps_err *err);
+/* Path of a machine description by name or path (into buf); PS_ENOTFOUND if none. */
+int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err *err);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "common/err.h"
 #include "frontend/fatbin.h"
+#include "runtime/ptxsim.h"
 #include "tools/verbs.h"
 
 #ifndef PTXSIM_PKGLIBDIR
@@ -27,6 +28,7 @@
 
 struct run_opts {
     const char *config;
+    char config_path[4096]; /* the resolved machine description */
     const char *mode;
     const char *stats;
     const char *budget;
@@ -38,10 +40,13 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: ptxsim run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-            "  --config NAME        machine configuration (gtx480, the default)\n"
-            "  -o OPTION=VALUE      set a configuration option (repeatable; read by the\n"
-            "                       timing model, passed on in PTXSIM_OPTIONS)\n"
-            "  --mode MODE          functional (default); timing is not available yet\n"
+            "  --config NAME|FILE   machine configuration: gtx480 (the default),\n"
+            "                       dyncta-30core, ccws-30core, bypass-gtx480, or a file in\n"
+            "                       GPGPU-Sim's option syntax\n"
+            "  -o OPTION=VALUE      set a configuration option (repeatable, applied in order\n"
+            "                       after the file; e.g. -o gpgpu_scheduler=lrr)\n"
+            "  --mode MODE          timing or functional (default: the configuration's\n"
+            "                       -gpgpu_ptx_sim_mode, 0 = timing)\n"
             "  --stats FILE         write per-kernel statistics as JSON at exit\n"
             "  --budget N           stop a kernel after N warp instructions\n"
             "                       (the launch fails with cudaErrorLaunchTimeout)\n"
@@ -126,20 +131,28 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     return 0;
 }
 
-static int check_opts(const struct run_opts *o)
+static int check_opts(struct run_opts *o)
 {
+    struct ps_config cfg;
+    struct ps_err err;
     const char *p;
 
-    if (o->config && strcmp(o->config, "gtx480")) {
-        fprintf(stderr, "ptxsim run: unknown configuration '%s' (available: gtx480; "
-                        "configuration files are not read yet)\n", o->config);
-        return 1;
+    ps_err_clear(&err);
+    if (ptxsim_config_find(o->config ? o->config : "gtx480", o->config_path,
+                           sizeof(o->config_path), &err) ||
+        ptxsim_config_build(o->config_path, o->options, &cfg, &err)) {
+        fprintf(stderr, "ptxsim run: %s%s%s\n", err.file, err.file[0] ? ": " : "", err.msg);
+        return 2;
     }
-    if (o->mode && !strcmp(o->mode, "timing")) {
-        fprintf(stderr, "ptxsim run: --mode timing is not supported yet; use functional\n");
-        return 1;
+    ps_config_free(&cfg);
+    if (o->config_path[0] != '/') {
+        char cwd[PATH_MAX], tmp[sizeof(o->config_path)];
+
+        if (getcwd(cwd, sizeof(cwd)) &&
+            snprintf(tmp, sizeof(tmp), "%s/%s", cwd, o->config_path) < (int)sizeof(tmp))
+            memcpy(o->config_path, tmp, sizeof(tmp));
     }
-    if (o->mode && strcmp(o->mode, "functional")) {
+    if (o->mode && strcmp(o->mode, "functional") && strcmp(o->mode, "timing")) {
         fprintf(stderr, "ptxsim run: unknown mode '%s' (functional or timing)\n", o->mode);
         return 2;
     }
@@ -330,14 +343,15 @@ static int set_env(const struct run_opts *o, const char *libdir)
     if (set_ocl_icd(libdir))
         return -1;
     if (prepend_env("LD_LIBRARY_PATH", libdir) || preload_asan() ||
-        setenv("PTXSIM_MODE", o->mode ? o->mode : "functional", 1) ||
-        setenv("PTXSIM_CONFIG", o->config ? o->config : "gtx480", 1))
+        setenv("PTXSIM_CONFIG", o->config_path, 1))
+        return -1;
+    if (o->mode ? setenv("PTXSIM_MODE", o->mode, 1) : unsetenv("PTXSIM_MODE"))
         return -1;
     if (o->stats && set_stats_path(o->stats))
         return -1;
     if (o->budget && setenv("PTXSIM_BUDGET", o->budget, 1))
         return -1;
-    if (o->options && setenv("PTXSIM_OPTIONS", o->options, 1))
+    if (o->options ? setenv("PTXSIM_OPTIONS", o->options, 1) : unsetenv("PTXSIM_OPTIONS"))
         return -1;
     return 0;
 }

@@ -36,23 +36,28 @@ static cudaError_t env_fail(const char *var, const char *val, const char *why)
     return cudaErrorInitializationError;
 }
 
-/* PTXSIM_MODE, PTXSIM_CONFIG, PTXSIM_BUDGET (docs/cuda-runtime.md). */
+/* PTXSIM_MODE, PTXSIM_CONFIG, PTXSIM_OPTIONS, PTXSIM_BUDGET (docs/cuda-runtime.md). */
 static cudaError_t read_env(struct rt_ctx *c)
 {
     const char *mode = getenv("PTXSIM_MODE"), *cfg = getenv("PTXSIM_CONFIG");
     const char *budget = getenv("PTXSIM_BUDGET"), *stats = getenv("PTXSIM_STATS");
+    const char *opts = getenv("PTXSIM_OPTIONS");
     char *end;
 
-    if (mode && *mode && strcmp(mode, "functional")) {
-        if (!strcmp(mode, "timing")) {
-            fprintf(stderr, "ptxsim: PTXSIM_MODE=timing: the timing model is not supported yet; "
-                            "use functional\n");
-            return cudaErrorNotSupported;
-        }
-        return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
+    if (ptxsim_config_build(cfg && *cfg ? cfg : "gtx480", opts, &c->cfg, &c->cfg_err)) {
+        fprintf(stderr, "ptxsim: %s%s%s%s\n", c->cfg_err.file,
+                c->cfg_err.file[0] ? ":" : "", c->cfg_err.file[0] ? " " : "", c->cfg_err.msg);
+        ps_config_init(&c->cfg);
+        return cudaErrorInitializationError;
     }
-    if (cfg && *cfg && strcmp(cfg, "gtx480"))
-        return env_fail("PTXSIM_CONFIG", cfg, "unknown configuration (only gtx480 for now)");
+    if (mode && *mode && strcmp(mode, "functional") && strcmp(mode, "timing"))
+        return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
+    /* Without PTXSIM_MODE the configuration decides, as -gpgpu_ptx_sim_mode does in GPGPU-Sim. */
+    c->timing = mode && *mode ? !strcmp(mode, "timing") : c->cfg.gpgpu_ptx_sim_mode == 0;
+    if (c->timing) {
+        c->opts.timing = &c->cfg;
+        c->opts.timing_err = &c->cfg_err;
+    }
     if (budget && *budget) {
         errno = 0;
         c->opts.insn_budget = strtoull(budget, &end, 10);
@@ -84,8 +89,11 @@ static void ctx_create(void)
     c->cache_config = cudaFuncCachePreferNone;
     c->next_stream_id = 1;
     c->init_err = read_env(c);
-    if (!c->init_err && ptxsim_device_create(&c->opts, &c->dev))
-        c->init_err = cudaErrorMemoryAllocation;
+    if (!c->init_err && ptxsim_device_create(&c->opts, &c->dev)) {
+        if (c->timing)
+            fprintf(stderr, "ptxsim: timing model: %s\n", c->cfg_err.msg);
+        c->init_err = c->timing ? cudaErrorInitializationError : cudaErrorMemoryAllocation;
+    }
     g_ctx = c;
 }
 
@@ -210,5 +218,6 @@ __attribute__((destructor)) static void ctx_fini(void)
     c->nkstats = c->cap_kstats = 0;
     free(c->stats_path);
     c->stats_path = NULL;
+    ps_config_free(&c->cfg);
     pthread_mutex_unlock(&c->lock);
 }

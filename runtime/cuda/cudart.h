@@ -115,6 +115,8 @@ struct rt_kstat {
     uint64_t cycles, thread_insn, warp_insn;
     double wall_s;
     uint32_t grid[3], block[3];
+    bool timed;        /* ran in the timing model: tm holds its statistics */
+    struct tm_stats tm;
 };
 
 struct rt_ctx {
@@ -122,6 +124,9 @@ struct rt_ctx {
     cudaError_t init_err; /* the runtime cannot run at all (bad environment) */
     bool unloading;       /* the library destructor ran */
     struct ptxsim_options opts;
+    struct ps_config cfg; /* machine description (timing mode) */
+    bool timing;
+    struct ps_err cfg_err;
     struct ptxsim_device *dev;
     bool dev_used;        /* something was allocated, loaded or launched on dev */
     cudaError_t sticky;   /* device fault: returned by every later call until reset */

@@ -94,6 +94,15 @@ static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, 
         .block = {b.x, b.y, b.z},
     };
 
+    const struct tm_stats *tm = ptxsim_timing_last(c->dev);
+
+    if (tm) {
+        ks.timed = true;
+        ks.tm = *tm;
+        ks.cycles = tm->c.cycles;
+        c->sim_ns += (double)ks.cycles * 1e3 / tm->core_mhz;
+        return rt_stats_add(c, &ks);
+    }
     ks.cycles = (ks.warp_insn + par - 1) / par;
     c->sim_ns += (double)ks.cycles * 1e9 / RT_CORE_HZ;
     return rt_stats_add(c, &ks);

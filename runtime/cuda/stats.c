@@ -5,8 +5,12 @@
  *              "wall_s", "sim_ms", "copy_bytes"},
  *    "kernels": [{"name", "cycles", "thread_insn", "warp_insn", "ipc",
  *                 "wall_s", "grid", "block"}, ...]}
- * Cycles are the functional-mode estimate (see launch.c); ipc is thread
- * instructions per cycle. Only wall_s varies between runs.
+ * In functional mode cycles are an estimate (see launch.c). In timing mode
+ * they are the timing model's, every kernel also carries a "timing" object
+ * (timing/stats.h), "total" a "timing" object summed over kernels, and the
+ * report ends with the effective "config"; the GPGPU-Sim-style text report
+ * goes to stderr at exit. ipc is thread instructions per cycle. Only wall_s
+ * and the simulation rates vary between runs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -57,11 +61,16 @@ static void put_kernel(FILE *fp, const struct rt_kstat *k, bool last)
     put_string(fp, k->name);
     fprintf(fp,
             ", \"cycles\": %llu, \"thread_insn\": %llu, \"warp_insn\": %llu, \"ipc\": %.6f, "
-            "\"wall_s\": %.6f, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]}%s\n",
+            "\"wall_s\": %.6f, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]%s%s\n",
             (unsigned long long)k->cycles, (unsigned long long)k->thread_insn,
             (unsigned long long)k->warp_insn, ipc(k->thread_insn, k->cycles), k->wall_s,
             k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
-            last ? "" : ",");
+            k->timed ? "," : "}", k->timed ? "" : last ? "" : ",");
+    if (k->timed) {
+        fprintf(fp, "     \"timing\":\n");
+        tm_stats_print_json(&k->tm, fp, 5);
+        fprintf(fp, "}%s\n", last ? "" : ",");
+    }
 }
 
 static void put_total(FILE *fp, const struct rt_ctx *c)
@@ -84,10 +93,62 @@ static void put_total(FILE *fp, const struct rt_ctx *c)
             (unsigned long long)c->copy_bytes);
 }
 
+/* Timing statistics of all kernels: counters summed, ratios weighted by cycles. */
+static bool timing_total(const struct rt_ctx *c, struct tm_stats *t)
+{
+    double ract = 0, util = 0;
+    bool any = false;
+
+    memset(t, 0, sizeof(*t));
+    snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
+    for (size_t i = 0; i < c->nkstats; i++) {
+        const struct rt_kstat *k = &c->kstats[i];
+        uint64_t lat_max = t->c.sm.lat_max;
+
+        if (!k->timed)
+            continue;
+        if (!any) {
+            *t = k->tm;
+            snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
+            memset(&t->c, 0, sizeof(t->c));
+            t->wall_s = 0;
+            lat_max = 0;
+        }
+        any = true;
+        tm_counters_add(&t->c, &k->tm.c);
+        t->c.sm.lat_max = k->tm.c.sm.lat_max > lat_max ? k->tm.c.sm.lat_max : lat_max;
+        t->wall_s += k->tm.wall_s;
+        ract += k->tm.ract * (double)k->tm.c.cycles;
+        util += k->tm.util * (double)k->tm.c.cycles;
+    }
+    if (any && t->c.cycles) {
+        t->ract = ract / (double)t->c.cycles;
+        t->util = util / (double)t->c.cycles;
+    }
+    return any;
+}
+
+/* The GPGPU-Sim-style text report on stderr (stdout belongs to the program). */
+static void text_report(struct rt_ctx *c, const struct tm_stats *total)
+{
+    for (size_t i = 0; i < c->nkstats; i++)
+        if (c->kstats[i].timed) {
+            char what[32];
+
+            snprintf(what, sizeof(what), "kernel %zu", i + 1);
+            tm_stats_print_text(&c->kstats[i].tm, what, stderr);
+        }
+    tm_stats_print_text(total, "total", stderr);
+}
+
 void rt_stats_write(struct rt_ctx *c)
 {
     FILE *fp;
+    struct tm_stats total;
+    bool timed = timing_total(c, &total);
 
+    if (timed && c->cfg.ptxsim_print_stats)
+        text_report(c, &total);
     if (!c->stats_path)
         return;
     fp = fopen(c->stats_path, "w");
@@ -101,7 +162,15 @@ void rt_stats_write(struct rt_ctx *c)
     fprintf(fp, "  \"kernels\": [\n");
     for (size_t i = 0; i < c->nkstats; i++)
         put_kernel(fp, &c->kstats[i], i + 1 == c->nkstats);
-    fprintf(fp, "  ]\n}\n");
+    fprintf(fp, "  ]%s\n", timed ? "," : "");
+    if (timed) {
+        fprintf(fp, "  \"timing_total\":\n");
+        tm_stats_print_json(&total, fp, 2);
+        fprintf(fp, ",\n  \"config\": ");
+        ps_config_print_json(&c->cfg, fp);
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "}\n");
     if (fclose(fp))
         fprintf(stderr, "ptxsim: cannot write statistics to %s\n", c->stats_path);
 }

@@ -1,0 +1,527 @@
+/*
+ * The cache core: tag array, MSHRs, miss queue and ready queue.
+ *
+ * State per line: valid, dirty and pending sector masks (a normal cache has
+ * one sector, bit 0, covering the whole line). A line with pending sectors
+ * is reserved: an MSHR entry waits for its fill and it is never a victim.
+ *
+ * MSHRs are per line (up to mshr_entries distinct lines in flight, sectored
+ * or not). An entry holds up to mshr_max_merge waiting requests, each with
+ * the sectors it needs; a request that needs a sector neither valid nor
+ * already requested makes the entry fetch that sector too (a sector miss),
+ * so one entry may have several fetches in flight. A fill releases, in merge
+ * order, the waiters whose sectors are then all valid; when the entry's
+ * last fetch arrives, every remaining waiter is released.
+ *
+ * Every read sent to the next level (a line fetch or a request passed down
+ * without allocating) carries this cache's own token in uid; fill() finds
+ * the fetch or the sent request by that token, so the next level must hand
+ * back the record pop_miss produced. Writes keep their uid; write-backs get
+ * uid MEM_CACHE_WB_UID_BIT | sequence number. Nothing here depends on
+ * pointer values or on rand(), so runs are repeatable.
+ */
+#include "memsys/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "memsys/cache_int.h"
+
+/*
+ * enum isa_cacheop values of .cg and .cs (isa/opcode.h). memsys may not
+ * include isa/, so they are repeated here; tests/unit/memsys/test_cache.c
+ * checks them against the enum.
+ */
+#define CACHEOP_CG 2
+#define CACHEOP_CS 3
+
+static void rq_free(struct rq *q)
+{
+    free(q->buf);
+    q->buf = NULL;
+    q->head = q->n = q->cap = 0;
+}
+
+/* Room for n more entries; false only when the allocation fails. */
+static bool rq_reserve(struct rq *q, uint32_t n)
+{
+    uint32_t cap = q->cap ? q->cap : 8;
+    struct mem_req *b;
+
+    if (q->n + n <= q->cap)
+        return true;
+    while (cap < q->n + n)
+        cap *= 2;
+    b = malloc(sizeof(*b) * cap);
+    if (!b)
+        return false;
+    for (uint32_t i = 0; i < q->n; i++)
+        b[i] = q->buf[(q->head + i) % q->cap];
+    free(q->buf);
+    q->buf = b;
+    q->cap = cap;
+    q->head = 0;
+    return true;
+}
+
+/*
+ * Appends r. Paths that may fail reserve room first; paths that may not
+ * (fills, invalidate) push past the nominal capacity, and a failed growth
+ * there drops the request: only out of host memory.
+ */
+static void rq_push(struct rq *q, const struct mem_req *r)
+{
+    if (!rq_reserve(q, 1))
+        return;
+    q->buf[(q->head + q->n) % q->cap] = *r;
+    q->n++;
+}
+
+static bool rq_pop(struct rq *q, struct mem_req *out)
+{
+    if (q->n == 0)
+        return false;
+    if (out)
+        *out = q->buf[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return true;
+}
+
+static enum mem_cache_result resfail(struct mem_cache *c, uint64_t *reason)
+{
+    (*reason)++;
+    c->st.resfail++;
+    return MEM_RESFAIL;
+}
+
+/* n more miss-queue entries fit under the configured size (and can be stored). */
+static bool mq_room(struct mem_cache *c, uint32_t n)
+{
+    return c->missq.n + n <= c->g.miss_queue && rq_reserve(&c->missq, n);
+}
+
+/* Sectors of the request's 128-byte line it touches (bit 0 only in a normal cache). */
+static uint8_t req_need(const struct mem_cache *c, const struct mem_req *r)
+{
+    uint8_t m = (uint8_t)(r->sector_mask & 0xf);
+
+    if (!c->sectored)
+        return 1;
+    return m ? m : mem_cache_span_mask(r->addr, r->bytes);
+}
+
+static void probe(struct mem_cache *c, const struct mem_req *r, struct probe *p)
+{
+    uint32_t base;
+
+    p->line = r->addr >> c->line_shift;
+    p->set = mem_cache_geom_set_index(&c->g, r->addr);
+    p->need = req_need(c, r);
+    p->idx = NONE;
+    base = p->set * c->g.assoc;
+    for (uint32_t w = 0; w < c->g.assoc; w++) {
+        const struct cline *l = &c->lines[base + w];
+
+        if ((l->valid | l->pending) && l->tag == p->line) {
+            p->idx = base + w;
+            return;
+        }
+    }
+}
+
+/* The write policy a request sees: 'L' is write-back for local memory, else write-through. */
+static char eff_wpol(const struct mem_cache *c, const struct mem_req *r)
+{
+    if (c->g.wpol == 'L')
+        return r->space == MEM_LOCAL ? 'B' : 'T';
+    return c->g.wpol;
+}
+
+static void touch(struct mem_cache *c, const struct mem_req *r, const struct probe *p, uint64_t now)
+{
+    c->lines[p->idx].last_use = now;
+    if (c->pol->on_hit)
+        c->pol->on_hit(c->pol_st, r, p->set, p->idx - p->set * c->g.assoc, now);
+}
+
+static enum mem_cache_result hit(struct mem_cache *c, const struct mem_req *r,
+                                 const struct probe *p, bool dirty, uint64_t now)
+{
+    if (dirty)
+        c->lines[p->idx].dirty |= p->need;
+    touch(c, r, p, now);
+    return MEM_HIT;
+}
+
+/* Passes a read or atomic down without allocating; its reply comes back through pop_ready. */
+static enum mem_cache_result send_read(struct mem_cache *c, const struct mem_req *r, bool bypass)
+{
+    struct mem_req f = *r;
+
+    if (!mq_room(c, 1) || !mem_cache_tok_reserve(c))
+        return resfail(c, &c->st.resfail_missq);
+    f.is_writeback = false;
+    f.uid = mem_cache_tok_new(c, TOK_SENT, NONE, 0, r);
+    rq_push(&c->missq, &f);
+    if (bypass)
+        c->st.bypassed++;
+    return MEM_SENT;
+}
+
+static enum mem_cache_result send_write(struct mem_cache *c, const struct mem_req *r)
+{
+    if (!mq_room(c, 1))
+        return resfail(c, &c->st.resfail_missq);
+    rq_push(&c->missq, r);
+    return MEM_SENT;
+}
+
+/* A request for `mask` of the entry's line goes to the next level. Room was checked. */
+static void fetch(struct mem_cache *c, const struct mem_req *r, uint32_t mi, uint8_t mask)
+{
+    struct mshr *e = &c->mshrs[mi];
+    struct mem_req f = *r;
+
+    e->pending |= mask;
+    if (e->way != NONE)
+        c->lines[e->way].pending |= mask;
+    f.type = MEM_READ;
+    f.is_writeback = false;
+    f.addr = e->line << c->line_shift;
+    f.bytes = c->sectored ? MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(mask) : c->g.line_bytes;
+    f.sector_mask = c->sectored ? mask : mem_cache_span_mask(f.addr, c->g.line_bytes);
+    f.uid = mem_cache_tok_new(c, TOK_FETCH, mi, mask, NULL);
+    rq_push(&c->missq, &f);
+}
+
+static void add_waiter(struct mem_cache *c, uint32_t mi, const struct mem_req *r, uint8_t need,
+                       uint8_t flags)
+{
+    struct mshr *e = &c->mshrs[mi];
+    struct waiter *w = &c->waiters[(size_t)mi * c->g.mshr_max_merge + e->nwait++];
+
+    w->req = *r;
+    w->need = need;
+    w->flags = flags;
+}
+
+/*
+ * The line already has an MSHR entry: merge, and fetch the sectors that are
+ * neither valid nor on their way. extra: miss-queue entries the caller
+ * needs after this succeeds.
+ */
+static enum mem_cache_result join(struct mem_cache *c, const struct mem_req *r,
+                                  const struct probe *p, uint32_t mi, const struct want *wa)
+{
+    struct mshr *e = &c->mshrs[mi];
+    uint8_t avail = e->pending | e->got | (e->way != NONE ? c->lines[e->way].valid : 0);
+    uint8_t missing = p->need & (uint8_t)~avail;
+
+    if (e->nwait >= c->g.mshr_max_merge)
+        return resfail(c, &c->st.resfail_merge);
+    if (!mq_room(c, (missing ? 1 : 0) + wa->extra) || (missing && !mem_cache_tok_reserve(c)))
+        return resfail(c, &c->st.resfail_missq);
+    add_waiter(c, mi, r, p->need, wa->flags);
+    if (!missing) {
+        c->st.hit_reserved++;
+        return MEM_HIT_RESERVED;
+    }
+    fetch(c, r, mi, missing);
+    return MEM_MISS;
+}
+
+/* The line is present and idle but lacks sectors the request needs: fetch them. */
+static enum mem_cache_result sector_miss(struct mem_cache *c, const struct mem_req *r,
+                                         const struct probe *p, const struct want *wa)
+{
+    uint8_t missing = p->need & (uint8_t)~c->lines[p->idx].valid;
+    uint32_t mi;
+
+    if (c->nmfree == 0)
+        return resfail(c, &c->st.resfail_mshr);
+    if (!mq_room(c, 1 + wa->extra) || !mem_cache_tok_reserve(c))
+        return resfail(c, &c->st.resfail_missq);
+    mi = mem_cache_mshr_alloc(c, p->line, p->idx);
+    add_waiter(c, mi, r, p->need, wa->flags);
+    fetch(c, r, mi, missing);
+    return MEM_MISS;
+}
+
+/*
+ * Which resource a new allocation lacks (NULL: none). For allocate-on-miss
+ * it also picks the victim way now, and counts a write-back slot if the
+ * victim is dirty.
+ */
+static uint64_t *alloc_lack(struct mem_cache *c, const struct probe *p, const struct want *wa,
+                            uint32_t *victim, uint64_t now)
+{
+    uint32_t wb = 0;
+
+    *victim = NONE;
+    if (c->g.alloc == 'm') {
+        *victim = mem_cache_pick_victim(c, p->set, now);
+        if (*victim == NONE)
+            return &c->st.resfail_line;
+        wb = c->lines[*victim].valid && c->lines[*victim].dirty;
+    }
+    if (c->nmfree == 0)
+        return &c->st.resfail_mshr;
+    if (!mq_room(c, 1 + wb + wa->extra) || !mem_cache_tok_reserve(c))
+        return &c->st.resfail_missq;
+    return NULL;
+}
+
+/*
+ * Neither the line nor an MSHR for it: allocate (reserving the victim now
+ * for 'm'; at fill time for 'f' and 's') or, for a read the policy does not
+ * want cached, pass it down. The policy is asked only once the miss queue
+ * has room for at least that.
+ */
+static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req *r,
+                                      const struct probe *p, const struct want *wa, uint64_t now)
+{
+    uint32_t victim, mi;
+    uint64_t *lack;
+
+    if (!mq_room(c, 1 + wa->extra))
+        return resfail(c, &c->st.resfail_missq);
+    lack = alloc_lack(c, p, wa, &victim, now);
+    if (wa->ask_policy && !c->pol->on_miss(c->pol_st, r, p->set, now))
+        return send_read(c, r, true);
+    if (lack)
+        return resfail(c, lack);
+    if (victim != NONE) {
+        mem_cache_evict(c, victim, p->set, now);
+        mem_cache_install(c, victim, p->line, r, now);
+    }
+    mi = mem_cache_mshr_alloc(c, p->line, victim);
+    add_waiter(c, mi, r, p->need, wa->flags);
+    fetch(c, r, mi, p->need);
+    return MEM_MISS;
+}
+
+/* The request needs sectors that are not valid here. */
+static enum mem_cache_result want(struct mem_cache *c, const struct mem_req *r,
+                                  const struct probe *p, const struct want *wa, uint64_t now)
+{
+    uint32_t mi = mem_cache_mshr_find(c, p->line);
+
+    if (mi != NONE)
+        return join(c, r, p, mi, wa);
+    if (p->idx != NONE)
+        return sector_miss(c, r, p, wa);
+    return allocate(c, r, p, wa, now);
+}
+
+static bool is_bypass_op(uint8_t op)
+{
+    return op == CACHEOP_CG || op == CACHEOP_CS;
+}
+
+static enum mem_cache_result access_read(struct mem_cache *c, const struct mem_req *r, uint64_t now)
+{
+    struct want wa = {.flags = W_REPLY, .extra = 0, .ask_policy = true};
+    struct probe p;
+
+    if (c->l1 && is_bypass_op(r->cacheop))
+        return send_read(c, r, false);
+    probe(c, r, &p);
+    if (p.idx != NONE && !(p.need & ~c->lines[p.idx].valid))
+        return hit(c, r, &p, false, now);
+    return want(c, r, &p, &wa, now);
+}
+
+/*
+ * An atomic reaching a shared cache (the L2: a MEM_ATOMIC, or the read that
+ * memsys makes of it with l2_atomic set) is performed here: looked up like
+ * a read, answered through the hit latency or pop_ready, and in a
+ * write-back cache it leaves the touched sectors dirty because the
+ * operation writes them. In an L1 or a read-only cache it is passed down.
+ */
+static enum mem_cache_result access_atomic(struct mem_cache *c, const struct mem_req *r,
+                                           uint64_t now)
+{
+    bool dirty = eff_wpol(c, r) == 'B';
+    struct want wa = {.flags = W_REPLY | (dirty ? W_DIRTY : 0), .extra = 0, .ask_policy = false};
+    struct probe p;
+
+    if (r->type == MEM_ATOMIC && (c->l1 || c->g.wpol == 'R'))
+        return send_read(c, r, false);
+    probe(c, r, &p);
+    if (p.idx != NONE && !(p.need & ~c->lines[p.idx].valid))
+        return hit(c, r, &p, dirty, now);
+    return want(c, r, &p, &wa, now);
+}
+
+/* Write hit: 'B' marks dirty; 'T' sends the write on; 'E' drops the line and sends it on. */
+static enum mem_cache_result write_hit(struct mem_cache *c, const struct mem_req *r,
+                                       const struct probe *p, char wp, uint64_t now)
+{
+    const struct cline *l = &c->lines[p->idx];
+    bool evict = wp == 'E' && !l->pending;
+
+    if (wp == 'B')
+        return hit(c, r, p, true, now);
+    if (!mq_room(c, (evict && l->dirty) ? 2u : 1u))
+        return resfail(c, &c->st.resfail_missq);
+    if (evict)
+        mem_cache_evict(c, p->idx, p->set, now);
+    else
+        touch(c, r, p, now);
+    rq_push(&c->missq, r);
+    return MEM_HIT;
+}
+
+/* Marks the written sectors valid (and dirty under write-back) in line idx. */
+static void lazy_write(struct mem_cache *c, uint32_t idx, uint8_t need, bool dirty)
+{
+    c->lines[idx].valid |= need;
+    if (dirty)
+        c->lines[idx].dirty |= need;
+}
+
+/* Lazy fetch on read: the written sectors become valid without a fetch. */
+static enum mem_cache_result write_lazy(struct mem_cache *c, const struct mem_req *r,
+                                        const struct probe *p, char wp, uint64_t now)
+{
+    bool dirty = wp == 'B';
+    uint32_t extra = dirty ? 0 : 1, victim, mi;
+
+    if (p->idx != NONE) {
+        if (!mq_room(c, extra))
+            return resfail(c, &c->st.resfail_missq);
+        lazy_write(c, p->idx, p->need, dirty);
+        touch(c, r, p, now);
+    } else {
+        victim = mem_cache_pick_victim(c, p->set, now);
+        if (victim == NONE)
+            return resfail(c, &c->st.resfail_line);
+        if (!mq_room(c, extra + (c->lines[victim].valid && c->lines[victim].dirty)))
+            return resfail(c, &c->st.resfail_missq);
+        mem_cache_evict(c, victim, p->set, now);
+        mem_cache_install(c, victim, p->line, r, now);
+        lazy_write(c, victim, p->need, dirty);
+        mi = mem_cache_mshr_find(c, p->line);
+        if (mi != NONE) /* an allocate-on-fill fetch is on its way: it fills this line */
+            mem_cache_mshr_link(c, mi, victim);
+    }
+    if (!dirty)
+        rq_push(&c->missq, r);
+    return MEM_MISS;
+}
+
+/*
+ * Fetch on write ('W', 'F'): allocate and fetch like a read; the write
+ * waits in the MSHR and dirties its sectors when they arrive (write-back).
+ * A write-through cache also sends the write on now.
+ */
+static enum mem_cache_result write_fetch(struct mem_cache *c, const struct mem_req *r,
+                                         const struct probe *p, char wp, uint64_t now)
+{
+    struct want wa = {.flags = wp == 'B' ? W_DIRTY : 0, .extra = wp != 'B', .ask_policy = false};
+    enum mem_cache_result res = want(c, r, p, &wa, now);
+
+    if (res != MEM_RESFAIL && wp != 'B')
+        rq_push(&c->missq, r);
+    return res;
+}
+
+static enum mem_cache_result access_write(struct mem_cache *c, const struct mem_req *r,
+                                          uint64_t now)
+{
+    char wp = eff_wpol(c, r);
+    struct probe p;
+
+    if (wp == 'R')
+        return send_write(c, r);
+    probe(c, r, &p);
+    if (p.idx != NONE && !(p.need & ~c->lines[p.idx].valid))
+        return write_hit(c, r, &p, wp, now);
+    switch (c->g.walloc) {
+    case 'L':
+        return write_lazy(c, r, &p, wp, now);
+    case 'W':
+    case 'F':
+        return write_fetch(c, r, &p, wp, now);
+    default:
+        return send_write(c, r);
+    }
+}
+
+static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_result res)
+{
+    if (res == MEM_RESFAIL)
+        return;
+    c->st.accesses++;
+    if (r->type == MEM_READ)
+        c->st.reads++;
+    else if (r->type == MEM_WRITE)
+        c->st.writes++;
+    if (res == MEM_HIT)
+        c->st.hits++;
+    else if (res == MEM_SENT)
+        c->st.sent++;
+    else
+        c->st.misses++;
+}
+
+enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now)
+{
+    enum mem_cache_result res;
+
+    if (r->type == MEM_WRITE)
+        res = access_write(c, r, now);
+    else if (r->type == MEM_ATOMIC || (r->l2_atomic && !c->l1))
+        res = access_atomic(c, r, now);
+    else
+        res = access_read(c, r, now);
+    count(c, r, res);
+    return res;
+}
+
+const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c)
+{
+    return c->missq.n ? &c->missq.buf[c->missq.head] : NULL;
+}
+
+bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out)
+{
+    return rq_pop(&c->missq, out);
+}
+
+bool mem_cache_pop_ready(struct mem_cache *c, struct mem_req *out)
+{
+    return rq_pop(&c->ready, out);
+}
+
+void mem_cache_push_ready(struct mem_cache *c, const struct mem_req *r)
+{
+    rq_push(&c->ready, r);
+}
+
+void mem_cache_push_down(struct mem_cache *c, const struct mem_req *r)
+{
+    rq_push(&c->missq, r);
+}
+
+bool mem_cache_busy(const struct mem_cache *c)
+{
+    return c->nmfree < c->g.mshr_entries || c->missq.n || c->ready.n || c->ntok_live;
+}
+
+const struct mem_cache_stats *mem_cache_get_stats(const struct mem_cache *c)
+{
+    return &c->st;
+}
+
+const struct mem_cache_geom *mem_cache_get_geom(const struct mem_cache *c)
+{
+    return &c->g;
+}
+
+void mem_cache_free_queues(struct mem_cache *c)
+{
+    rq_free(&c->missq);
+    rq_free(&c->ready);
+}

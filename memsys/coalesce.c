@@ -1,0 +1,175 @@
+/*
+ * Fermi (compute 2.x) coalescing and shared-memory bank conflicts.
+ *
+ * Global/local accesses: one request per distinct line_bytes-aligned line
+ * the active lanes touch, whatever the access size (the caller passes 128
+ * for L1-cached accesses and 32 for accesses that bypass L1, which gives
+ * Fermi's 32-byte segments). Sector masks are relative to the 128-byte line
+ * (bit i = bytes 32*i .. 32*i+31), as struct mem_req defines them.
+ *
+ * Shared memory: bank = (byte address / 4) % nbanks; an access of more than
+ * 4 bytes touches that many consecutive words (8 bytes: two banks, 16: four).
+ * A bank serves one distinct word per cycle and every lane reading that word
+ * gets it (broadcast), so a lane group takes as many cycles as its busiest
+ * bank has distinct words. With limited_broadcast (GPGPU-Sim's
+ * -gpgpu_shmem_limited_broadcast, as we read it) only one word in the whole
+ * group is broadcast: the first one several lanes share, in bank then
+ * address order; every other lane access to a shared word costs its own
+ * bank cycle.
+ */
+#include "memsys/coalesce.h"
+
+#define WARP_LANES 32u
+#define SHMEM_MAX_WORDS 8u /* per lane: up to 32-byte accesses */
+
+/* Sector bits (of the 128-byte line, or of the line when longer) for bytes lo..hi. */
+static uint32_t sectors(uint64_t lo, uint64_t hi, uint32_t line_bytes)
+{
+    uint64_t span = line_bytes > 4 * MEM_SECTOR_BYTES ? line_bytes : 4 * MEM_SECTOR_BYTES;
+    uint32_t mask = 0;
+
+    for (uint64_t x = lo / MEM_SECTOR_BYTES; x <= hi / MEM_SECTOR_BYTES; x++) {
+        uint64_t bit = (x * MEM_SECTOR_BYTES % span) / MEM_SECTOR_BYTES;
+
+        if (bit < 32)
+            mask |= 1u << bit;
+    }
+    return mask;
+}
+
+/* Adds mask to the request for line base, creating it (in first-touch order) if new. */
+static void add_line(struct mem_req *out, uint32_t *n, uint64_t base, uint32_t mask,
+                     uint32_t line_bytes, const struct mem_req *tmpl)
+{
+    for (uint32_t i = *n; i-- > 0;) {
+        if (out[i].addr == base) {
+            out[i].sector_mask |= mask;
+            return;
+        }
+    }
+    if (*n >= MEM_MAX_WARP_REQS)
+        return;
+    out[*n] = *tmpl;
+    out[*n].addr = base;
+    out[*n].bytes = line_bytes;
+    out[*n].sector_mask = mask;
+    (*n)++;
+}
+
+uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line_bytes,
+                      const struct mem_req *tmpl, struct mem_req *out)
+{
+    uint32_t n = 0;
+
+    if (size == 0)
+        size = 1;
+    if (line_bytes == 0)
+        line_bytes = 4 * MEM_SECTOR_BYTES;
+    for (uint32_t lane = 0; lane < WARP_LANES; lane++) {
+        uint64_t first = addr[lane], last = first + size - 1;
+
+        if (!(active >> lane & 1u))
+            continue;
+        for (uint64_t line = first / line_bytes; line <= last / line_bytes; line++) {
+            uint64_t base = line * line_bytes;
+            uint64_t lo = first > base ? first : base;
+            uint64_t hi = last < base + line_bytes - 1 ? last : base + line_bytes - 1;
+
+            add_line(out, &n, base, sectors(lo, hi, line_bytes), line_bytes, tmpl);
+        }
+    }
+    return n;
+}
+
+struct bank_word {
+    uint64_t word;
+    uint32_t bank;
+};
+
+static bool before(const struct bank_word *a, const struct bank_word *b)
+{
+    return a->bank < b->bank || (a->bank == b->bank && a->word < b->word);
+}
+
+/* Insertion sort by (bank, word): lanes mostly come in address order, so this is near linear. */
+static void sort_words(struct bank_word *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        struct bank_word x = v[i];
+        uint32_t j = i;
+
+        while (j > 0 && before(&x, &v[j - 1])) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+/* Index of the first word that several accesses share, or n when none does. */
+static uint32_t first_shared(const struct bank_word *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        if (v[i].word == v[i - 1].word)
+            return i - 1;
+    }
+    return n;
+}
+
+/* Cycles of the busiest bank over sorted words: distinct words, or accesses (limited). */
+static uint32_t busiest_bank(const struct bank_word *v, uint32_t n, bool limited)
+{
+    uint32_t bc = limited ? first_shared(v, n) : n;
+    uint32_t best = 0, cur = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        bool same_word = i > 0 && v[i].bank == v[i - 1].bank && v[i].word == v[i - 1].word;
+
+        if (i == 0 || v[i].bank != v[i - 1].bank)
+            cur = 0;
+        /* A repeated word is free when broadcast: always, or only the chosen one if limited. */
+        if (!same_word || (limited && !(bc < n && v[i].word == v[bc].word)))
+            cur++;
+        if (cur > best)
+            best = cur;
+    }
+    return best;
+}
+
+static uint32_t group_cycles(const uint64_t *addr, uint32_t active, uint32_t lane0, uint32_t lanes,
+                             uint32_t size, uint32_t nbanks, bool limited)
+{
+    struct bank_word v[WARP_LANES * SHMEM_MAX_WORDS];
+    uint32_t nw = (size + 3) / 4, n = 0;
+
+    if (nw == 0)
+        nw = 1;
+    if (nw > SHMEM_MAX_WORDS)
+        nw = SHMEM_MAX_WORDS;
+    for (uint32_t lane = lane0; lane < lane0 + lanes && lane < WARP_LANES; lane++) {
+        if (!(active >> lane & 1u))
+            continue;
+        for (uint32_t k = 0; k < nw; k++) {
+            v[n].word = addr[lane] / 4 + k;
+            v[n].bank = (uint32_t)(v[n].word % nbanks);
+            n++;
+        }
+    }
+    sort_words(v, n);
+    return busiest_bank(v, n, limited);
+}
+
+uint32_t mem_shmem_cycles(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t nbanks,
+                          uint32_t warp_parts, bool limited_broadcast)
+{
+    uint32_t lanes, total = 0;
+
+    if (nbanks == 0)
+        nbanks = 1;
+    if (warp_parts == 0 || warp_parts > WARP_LANES)
+        warp_parts = 1;
+    lanes = (WARP_LANES + warp_parts - 1) / warp_parts;
+    for (uint32_t lane0 = 0; lane0 < WARP_LANES; lane0 += lanes)
+        total += group_cycles(addr, active, lane0, lanes, size, nbanks, limited_broadcast);
+    return total ? total : 1;
+}

@@ -1,0 +1,313 @@
+/*
+ * The crossbar: per input a FIFO of packets counted in flits, per output a
+ * ring of packets that holds, in arrival order, packets in flight through
+ * the fixed latency and packets waiting to be popped (a packet stays at its
+ * input until its tail flit has crossed).
+ *
+ * Switching is wormhole: an output grants an input whose head packet
+ * targets it (round robin from the input after the last one granted) and
+ * then stays with that input until the tail flit has crossed. Every input
+ * sends at most one flit per cycle (its head packet has one destination)
+ * and every output takes at most one. An output grants a new packet only
+ * while its ring has room, so a packet once started always has a slot to
+ * arrive in: the ejection buffer back-pressures at the head flit.
+ *
+ * Timing: a packet pushed at cycle T (before that cycle's mem_icnt_cycle)
+ * whose flits cross uncontended in cycles T .. T+F-1 can be popped once
+ * mem_icnt_cycle has run for cycle T+F-1+latency, i.e. F + latency calls
+ * after the push; that figure is its latency in the statistics.
+ *
+ * Inputs whose head packet waits for an output are kept in a bitset per
+ * output, so a cycle costs a few word operations per output.
+ */
+#include "memsys/icnt.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_INPUT UINT32_MAX
+
+struct icnt_pkt {
+    struct mem_req req;
+    uint64_t t_push;
+    uint64_t t_arrive; /* first cycle (value of now) at which it may be popped */
+    uint32_t dst, nflits, bytes;
+};
+
+/* A growable ring of packets; cap is 0 or a power of two, so indices wrap with a mask. */
+struct icnt_ring {
+    struct icnt_pkt *p;
+    uint32_t cap, head, n;
+};
+
+struct icnt_in {
+    struct icnt_ring q; /* waiting packets, head first */
+    uint32_t flits;     /* flits buffered, including the unsent part of the head */
+    uint32_t sent;      /* flits of the head packet already sent */
+};
+
+struct icnt_out {
+    struct icnt_ring q; /* packets granted to this output, in arrival order */
+    uint32_t lock;      /* input whose packet is mid-transfer, or NO_INPUT */
+    uint32_t nwant;     /* inputs whose unsent head packet targets this output */
+    uint32_t rr;        /* round-robin start: the input after the last one granted */
+};
+
+struct mem_icnt {
+    struct mem_icnt_params p;
+    uint64_t now;
+    struct icnt_in *in;
+    struct icnt_out *out;
+    uint64_t *want;   /* per output, words bits: inputs whose unsent head packet targets it */
+    uint32_t words;   /* 64-bit words per output in want */
+    uint32_t *renew;  /* inputs whose head packet finished this cycle */
+    uint64_t nflits;  /* flits buffered over all inputs */
+    uint64_t npkts;   /* packets held by all outputs */
+    uint32_t nactive; /* inputs with flits buffered */
+    struct mem_icnt_stats st;
+    struct mem_icnt_stats *stp; /* &st, writable from the const can_push (refusal count) */
+};
+
+static bool ring_push(struct icnt_ring *r, const struct icnt_pkt *x)
+{
+    if (r->n == r->cap) {
+        uint32_t cap = r->cap ? r->cap * 2 : 8;
+        struct icnt_pkt *p = malloc(cap * sizeof(*p));
+
+        if (!p)
+            return false;
+        for (uint32_t k = 0; k < r->n; k++)
+            p[k] = r->p[(r->head + k) & (r->cap - 1)];
+        free(r->p);
+        r->p = p;
+        r->cap = cap;
+        r->head = 0;
+    }
+    r->p[(r->head + r->n) & (r->cap - 1)] = *x;
+    r->n++;
+    return true;
+}
+
+static struct icnt_pkt *ring_head(const struct icnt_ring *r)
+{
+    return r->n ? &r->p[r->head] : NULL;
+}
+
+static void ring_pop(struct icnt_ring *r)
+{
+    r->head = (r->head + 1) & (r->cap - 1);
+    r->n--;
+}
+
+static uint32_t nflits_of(const struct mem_icnt *n, uint32_t bytes)
+{
+    uint64_t f = ((uint64_t)bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
+
+    return f ? (uint32_t)f : 1;
+}
+
+struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err *err)
+{
+    struct mem_icnt *n;
+
+    if (!p->nin || !p->nout || !p->flit_bytes) {
+        ps_err_set(err, PS_EINVAL,
+                   "interconnect: %u inputs, %u outputs, %u-byte flits: all must be > 0", p->nin,
+                   p->nout, p->flit_bytes);
+        return NULL;
+    }
+    n = calloc(1, sizeof(*n));
+    if (!n)
+        goto out_nomem;
+    n->p = *p;
+    n->stp = &n->st;
+    n->words = (p->nin + 63) / 64;
+    n->in = calloc(p->nin, sizeof(*n->in));
+    n->out = calloc(p->nout, sizeof(*n->out));
+    n->want = calloc((size_t)p->nout * n->words, sizeof(*n->want));
+    n->renew = calloc(p->nin, sizeof(*n->renew));
+    if (!n->in || !n->out || !n->want || !n->renew)
+        goto out_free;
+    for (uint32_t o = 0; o < p->nout; o++)
+        n->out[o].lock = NO_INPUT;
+    return n;
+out_free:
+    mem_icnt_destroy(n);
+out_nomem:
+    ps_err_set(err, PS_ENOMEM, "out of memory creating the interconnect");
+    return NULL;
+}
+
+void mem_icnt_destroy(struct mem_icnt *n)
+{
+    if (!n)
+        return;
+    for (uint32_t i = 0; n->in && i < n->p.nin; i++)
+        free(n->in[i].q.p);
+    for (uint32_t o = 0; n->out && o < n->p.nout; o++)
+        free(n->out[o].q.p);
+    free(n->in);
+    free(n->out);
+    free(n->want);
+    free(n->renew);
+    free(n);
+}
+
+bool mem_icnt_can_push(const struct mem_icnt *n, uint32_t src, uint32_t bytes)
+{
+    const struct icnt_in *in = &n->in[src];
+    uint32_t cap = n->p.in_buf_flits;
+
+    /* An empty buffer takes any packet, so one larger than the buffer cannot block forever. */
+    if (!cap || !in->flits || in->flits + nflits_of(n, bytes) <= cap)
+        return true;
+    n->stp->in_stall++;
+    return false;
+}
+
+static void want_set(struct mem_icnt *n, uint32_t dst, uint32_t src)
+{
+    n->want[(size_t)dst * n->words + src / 64] |= 1ull << (src % 64);
+    n->out[dst].nwant++;
+}
+
+static void want_clear(struct mem_icnt *n, uint32_t dst, uint32_t src)
+{
+    n->want[(size_t)dst * n->words + src / 64] &= ~(1ull << (src % 64));
+    n->out[dst].nwant--;
+}
+
+void mem_icnt_push(struct mem_icnt *n, uint32_t src, uint32_t dst, const struct mem_req *r,
+                   uint32_t bytes)
+{
+    struct icnt_in *in = &n->in[src];
+    struct icnt_pkt x;
+
+    memset(&x, 0, sizeof(x));
+    x.req = *r;
+    x.t_push = n->now;
+    x.dst = dst;
+    x.bytes = bytes;
+    x.nflits = nflits_of(n, bytes);
+    if (!ring_push(&in->q, &x))
+        return; /* host out of memory: the packet is lost (nothing to report it through) */
+    if (in->q.n == 1) {
+        want_set(n, dst, src);
+        n->nactive++;
+    }
+    in->flits += x.nflits;
+    n->nflits += x.nflits;
+}
+
+/* First input at or after the output's round-robin start that wants it, or NO_INPUT. */
+static uint32_t rr_pick(const struct mem_icnt *n, uint32_t o)
+{
+    const uint64_t *w = &n->want[(size_t)o * n->words];
+    uint32_t start = n->out[o].rr, sw = start / 64, wi = sw;
+    uint64_t bits = w[sw] & (~0ull << (start % 64)); /* at or after start in its word */
+
+    for (uint32_t k = 1; !bits && k <= n->words; k++) {
+        wi = sw + k < n->words ? sw + k : sw + k - n->words;
+        bits = w[wi];
+        if (k == n->words)
+            bits &= ~(~0ull << (start % 64)); /* wrapped back: only inputs before start */
+    }
+    return bits ? wi * 64 + (uint32_t)__builtin_ctzll(bits) : NO_INPUT;
+}
+
+/* The tail of input i's head packet crossed to output o. */
+static void finish_packet(struct mem_icnt *n, uint32_t i, struct icnt_out *out, uint32_t *nrenew)
+{
+    struct icnt_in *in = &n->in[i];
+    struct icnt_pkt *x = ring_head(&in->q);
+
+    /* Crossed during cycle now; may be popped after `latency` more cycles have run. */
+    x->t_arrive = n->now + 1 + n->p.latency;
+    n->st.packets++;
+    n->st.bytes += x->bytes;
+    n->st.latency_sum += x->t_arrive - x->t_push;
+    if (ring_push(&out->q, x))
+        n->npkts++;
+    ring_pop(&in->q);
+    in->sent = 0;
+    out->lock = NO_INPUT;
+    if (in->q.n)
+        n->renew[(*nrenew)++] = i; /* its next packet competes from the next cycle on */
+    else
+        n->nactive--;
+}
+
+/* Output o takes one flit, if it has a sender. Returns whether it did. */
+static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
+{
+    struct icnt_out *out = &n->out[o];
+    uint32_t i = out->lock;
+    struct icnt_in *in;
+
+    if (i == NO_INPUT) {
+        /* A new packet needs a free ejection slot; none is taken while one is mid-transfer. */
+        if (!out->nwant || (n->p.out_buf_pkts && out->q.n >= n->p.out_buf_pkts))
+            return false;
+        i = rr_pick(n, o);
+        assert(i != NO_INPUT); /* nwant counts the bits rr_pick looks at */
+        want_clear(n, o, i);
+        out->rr = i + 1 < n->p.nin ? i + 1 : 0;
+        out->lock = i;
+    }
+    in = &n->in[i];
+    in->sent++;
+    in->flits--;
+    n->nflits--;
+    n->st.flits++;
+    if (in->sent == ring_head(&in->q)->nflits)
+        finish_packet(n, i, out, nrenew);
+    return true;
+}
+
+void mem_icnt_cycle(struct mem_icnt *n)
+{
+    uint32_t nrenew = 0, sent = 0, active = n->nactive;
+
+    n->st.cycles++;
+    if (n->nflits) {
+        for (uint32_t o = 0; o < n->p.nout; o++)
+            sent += serve_output(n, o, &nrenew);
+        n->st.out_conflict += active - sent;
+        for (uint32_t k = 0; k < nrenew; k++) {
+            uint32_t i = n->renew[k];
+
+            want_set(n, ring_head(&n->in[i].q)->dst, i);
+        }
+    }
+    n->now++;
+}
+
+const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
+{
+    const struct icnt_pkt *x = ring_head(&n->out[dst].q);
+
+    return x && x->t_arrive <= n->now ? &x->req : NULL;
+}
+
+bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
+{
+    const struct mem_req *r = mem_icnt_peek(n, dst);
+
+    if (!r)
+        return false;
+    *out = *r;
+    ring_pop(&n->out[dst].q);
+    n->npkts--;
+    return true;
+}
+
+bool mem_icnt_busy(const struct mem_icnt *n)
+{
+    return n->nflits || n->npkts;
+}
+
+const struct mem_icnt_stats *mem_icnt_get_stats(const struct mem_icnt *n)
+{
+    return &n->st;
+}

@@ -1,0 +1,301 @@
+/*
+ * The memory system below the L1s. Each sub-partition holds a ROP delay
+ * queue, an L2 slice and a reply queue; each channel a DRAM controller fed
+ * round robin by its sub-partitions and a fixed-latency return line
+ * (-dram_latency). Two crossbars connect them to the SMs: requests SM ->
+ * sub-partition, replies sub-partition -> SM.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memsys/fifo.h"
+#include "memsys/memsys.h"
+
+struct subpart {
+    struct mem_cache *l2;
+    struct mem_fifo rop;     /* arrivals waiting out the ROP latency */
+    struct mem_fifo to_dram; /* L2 misses and write-backs for the channel */
+    struct mem_fifo replies; /* answers waiting for the reply network */
+    uint64_t reads, writes, atomics, dram_stall;
+};
+
+struct chan {
+    struct mem_dram *d;
+    struct mem_fifo ret; /* DRAM answers, delayed by -dram_latency */
+    uint32_t rr;         /* next sub-partition to take a request from */
+};
+
+struct mem_system {
+    struct mem_system_params p;
+    uint32_t nparts;
+    struct subpart *sp;
+    struct chan *ch;
+    struct mem_icnt *req, *reply;
+    uint64_t l2_now, dram_now;
+};
+
+uint32_t mem_req_request_bytes(const struct mem_req *r)
+{
+    return r->type == MEM_READ ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
+}
+
+uint32_t mem_req_reply_bytes(const struct mem_req *r)
+{
+    return r->type == MEM_WRITE ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
+}
+
+static int create_parts(struct mem_system *ms, struct ps_err *err)
+{
+    const struct mem_system_params *p = &ms->p;
+
+    for (uint32_t i = 0; i < ms->nparts; i++) {
+        struct subpart *s = &ms->sp[i];
+        char name[32];
+
+        snprintf(name, sizeof(name), "L2[%u]", i);
+        s->l2 = mem_cache_create(&p->l2, name, NULL, "", UINT32_MAX, err);
+        if (!s->l2)
+            return err ? err->code : PS_EINVAL;
+        if (mem_fifo_init(&s->rop, p->partq[0]) || mem_fifo_init(&s->to_dram, p->partq[1]) ||
+            mem_fifo_init(&s->replies, p->partq[3]))
+            return ps_err_set(err, PS_ENOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < p->nmem; i++) {
+        ms->ch[i].d = mem_dram_create(&p->dram, i, err);
+        if (!ms->ch[i].d)
+            return err ? err->code : PS_EINVAL;
+        if (mem_fifo_init(&ms->ch[i].ret, p->partq[2]))
+            return ps_err_set(err, PS_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+struct mem_system *mem_system_create(const struct mem_system_params *p, struct ps_err *err)
+{
+    struct mem_system *ms = calloc(1, sizeof(*ms));
+    struct mem_icnt_params ip;
+
+    if (!ms) {
+        ps_err_set(err, PS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    ms->p = *p;
+    ms->nparts = p->nmem * p->nsub;
+    ms->sp = calloc(ms->nparts, sizeof(*ms->sp));
+    ms->ch = calloc(p->nmem, sizeof(*ms->ch));
+    if (!ms->sp || !ms->ch) {
+        ps_err_set(err, PS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if (create_parts(ms, err))
+        goto fail;
+    ip = p->icnt;
+    ip.nin = p->nsm;
+    ip.nout = ms->nparts;
+    ip.out_buf_pkts = p->partq[0];
+    ms->req = mem_icnt_create(&ip, err);
+    ip = p->icnt;
+    ip.nin = ms->nparts;
+    ip.nout = p->nsm;
+    ms->reply = ms->req ? mem_icnt_create(&ip, err) : NULL;
+    if (!ms->reply)
+        goto fail;
+    return ms;
+fail:
+    mem_system_destroy(ms);
+    return NULL;
+}
+
+void mem_system_destroy(struct mem_system *ms)
+{
+    if (!ms)
+        return;
+    for (uint32_t i = 0; ms->sp && i < ms->nparts; i++) {
+        mem_cache_destroy(ms->sp[i].l2);
+        mem_fifo_fini(&ms->sp[i].rop);
+        mem_fifo_fini(&ms->sp[i].to_dram);
+        mem_fifo_fini(&ms->sp[i].replies);
+    }
+    for (uint32_t i = 0; ms->ch && i < ms->p.nmem; i++) {
+        mem_dram_destroy(ms->ch[i].d);
+        mem_fifo_fini(&ms->ch[i].ret);
+    }
+    if (ms->req)
+        mem_icnt_destroy(ms->req);
+    if (ms->reply)
+        mem_icnt_destroy(ms->reply);
+    free(ms->sp);
+    free(ms->ch);
+    free(ms);
+}
+
+bool mem_system_can_send(const struct mem_system *ms, uint32_t sm, const struct mem_req *r)
+{
+    return mem_icnt_can_push(ms->req, sm, mem_req_request_bytes(r));
+}
+
+void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r)
+{
+    mem_addrmap_decode(&ms->p.amap, r);
+    if (r->part >= ms->nparts)
+        r->part = (uint16_t)(r->part % ms->nparts);
+    mem_icnt_push(ms->req, sm, r->part, r, mem_req_request_bytes(r));
+}
+
+bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out)
+{
+    return mem_icnt_pop(ms->reply, sm, out);
+}
+
+void mem_system_icnt_cycle(struct mem_system *ms)
+{
+    mem_icnt_cycle(ms->req);
+    mem_icnt_cycle(ms->reply);
+}
+
+/* The head of the ROP queue looks up the L2 slice. */
+static void l2_lookup(struct mem_system *ms, struct subpart *s)
+{
+    struct mem_req *r = mem_fifo_head(&s->rop, ms->l2_now), q;
+    enum mem_cache_result res;
+
+    if (!r)
+        return;
+    q = *r;
+    if (q.type == MEM_ATOMIC) {
+        /* The ROP performs the read-modify-write at the L2: a read of the line. */
+        q.type = MEM_READ;
+        q.l2_atomic = true;
+    }
+    if (q.type == MEM_READ && mem_fifo_full(&s->replies))
+        return;
+    res = mem_cache_access(s->l2, &q, ms->l2_now);
+    if (res == MEM_RESFAIL)
+        return;
+    s->reads += r->type == MEM_READ;
+    s->writes += r->type == MEM_WRITE;
+    s->atomics += r->type == MEM_ATOMIC;
+    if (res == MEM_HIT && q.type == MEM_READ)
+        mem_fifo_push(&s->replies, &q, 0);
+    mem_fifo_pop(&s->rop);
+}
+
+static void l2_cycle_part(struct mem_system *ms, uint32_t i)
+{
+    struct subpart *s = &ms->sp[i];
+    const struct mem_req *head;
+    struct mem_req r;
+
+    /* Replies leave first so their queue has room for this cycle's hits. */
+    while (s->replies.n) {
+        struct mem_req *q = mem_fifo_head(&s->replies, UINT64_MAX);
+        uint32_t bytes;
+
+        if (q->l2_atomic) {
+            q->type = MEM_ATOMIC;
+            q->l2_atomic = false;
+        }
+        bytes = mem_req_reply_bytes(q);
+        if (!mem_icnt_can_push(ms->reply, i, bytes))
+            break;
+        mem_icnt_push(ms->reply, i, q->sm, q, bytes);
+        mem_fifo_pop(&s->replies);
+    }
+    while (!mem_fifo_full(&s->replies) && mem_cache_pop_ready(s->l2, &r))
+        mem_fifo_push(&s->replies, &r, 0);
+    l2_lookup(ms, s);
+    while (!mem_fifo_full(&s->rop) && mem_icnt_pop(ms->req, i, &r))
+        mem_fifo_push(&s->rop, &r, ms->l2_now + ms->p.rop_latency);
+    while ((head = mem_cache_peek_miss(s->l2))) {
+        if (mem_fifo_full(&s->to_dram)) {
+            s->dram_stall++;
+            break;
+        }
+        mem_cache_pop_miss(s->l2, &r);
+        r.part = (uint16_t)i;
+        mem_addrmap_decode(&ms->p.amap, &r);
+        r.part = (uint16_t)i; /* the answer goes back to this slice whatever the map says */
+        mem_fifo_push(&s->to_dram, &r, 0);
+    }
+}
+
+void mem_system_l2_cycle(struct mem_system *ms)
+{
+    ms->l2_now++;
+    for (uint32_t i = 0; i < ms->nparts; i++)
+        l2_cycle_part(ms, i);
+}
+
+static void dram_cycle_chan(struct mem_system *ms, uint32_t c)
+{
+    struct chan *ch = &ms->ch[c];
+    struct mem_req r, *q;
+
+    /* Sub-partitions of the channel take turns to queue a request. */
+    for (uint32_t k = 0; k < ms->p.nsub && !mem_dram_full(ch->d); k++) {
+        uint32_t s = c * ms->p.nsub + (ch->rr + k) % ms->p.nsub;
+        struct mem_req *h = mem_fifo_head(&ms->sp[s].to_dram, UINT64_MAX);
+
+        if (!h)
+            continue;
+        mem_dram_push(ch->d, h);
+        mem_fifo_pop(&ms->sp[s].to_dram);
+        ch->rr = (ch->rr + k + 1) % ms->p.nsub;
+        break;
+    }
+    mem_dram_cycle(ch->d);
+    while (!mem_fifo_full(&ch->ret) && mem_dram_pop(ch->d, &r))
+        if (r.type != MEM_WRITE)
+            mem_fifo_push(&ch->ret, &r, ms->dram_now + ms->p.dram_latency);
+    while ((q = mem_fifo_head(&ch->ret, ms->dram_now))) {
+        mem_cache_fill(ms->sp[q->part].l2, q, ms->l2_now);
+        mem_fifo_pop(&ch->ret);
+    }
+}
+
+void mem_system_dram_cycle(struct mem_system *ms)
+{
+    ms->dram_now++;
+    for (uint32_t c = 0; c < ms->p.nmem; c++)
+        dram_cycle_chan(ms, c);
+}
+
+bool mem_system_busy(const struct mem_system *ms)
+{
+    if (mem_icnt_busy(ms->req) || mem_icnt_busy(ms->reply))
+        return true;
+    for (uint32_t i = 0; i < ms->nparts; i++) {
+        const struct subpart *s = &ms->sp[i];
+
+        if (s->rop.n || s->to_dram.n || s->replies.n || mem_cache_busy(s->l2))
+            return true;
+    }
+    for (uint32_t c = 0; c < ms->p.nmem; c++)
+        if (ms->ch[c].ret.n || mem_dram_busy(ms->ch[c].d))
+            return true;
+    return false;
+}
+
+static void add_counters(uint64_t *dst, const uint64_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] += src[i];
+}
+
+void mem_system_get_stats(const struct mem_system *ms, struct mem_system_stats *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (uint32_t i = 0; i < ms->nparts; i++) {
+        add_counters((uint64_t *)&out->l2, (const uint64_t *)mem_cache_get_stats(ms->sp[i].l2),
+                     sizeof(out->l2) / sizeof(uint64_t));
+        out->l2_reads += ms->sp[i].reads;
+        out->l2_writes += ms->sp[i].writes;
+        out->l2_atomics += ms->sp[i].atomics;
+        out->dram_queue_stall += ms->sp[i].dram_stall;
+    }
+    for (uint32_t c = 0; c < ms->p.nmem; c++)
+        add_counters((uint64_t *)&out->dram, (const uint64_t *)mem_dram_get_stats(ms->ch[c].d),
+                     sizeof(out->dram) / sizeof(uint64_t));
+    out->req = *mem_icnt_get_stats(ms->req);
+    out->reply = *mem_icnt_get_stats(ms->reply);
+}

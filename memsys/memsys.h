@@ -1,0 +1,69 @@
+/*
+ * The memory system below the SMs' L1 caches: the request and reply
+ * crossbars, the L2 sub-partitions (ROP delay queue, sectored L2 slice)
+ * and the DRAM channels behind them. SMs send line requests that missed
+ * (or bypassed) their L1s and pick up replies; the GPU advances each clock
+ * domain with its own cycle function.
+ */
+#ifndef PTXSIM_MEMSYS_MEMSYS_H
+#define PTXSIM_MEMSYS_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "memsys/addrmap.h"
+#include "memsys/cache.h"
+#include "memsys/dram.h"
+#include "memsys/icnt.h"
+#include "memsys/req.h"
+
+struct mem_system_params {
+    uint32_t nsm;
+    uint32_t nmem, nsub;     /* channels, sub-partitions per channel */
+    struct mem_cache_geom l2;
+    uint32_t rop_latency;    /* L2-clock cycles from arrival to the L2 lookup */
+    uint32_t dram_latency;   /* extra DRAM-clock cycles on every DRAM reply */
+    uint32_t partq[4];       /* queue depths icnt->L2, L2->DRAM, DRAM->L2, L2->icnt */
+    struct mem_dram_params dram;
+    struct mem_addrmap amap;
+    struct mem_icnt_params icnt; /* nin/nout are filled in by mem_system_create */
+};
+
+/* Totals for the statistics report. */
+struct mem_system_stats {
+    struct mem_cache_stats l2;
+    struct mem_dram_stats dram;
+    struct mem_icnt_stats req, reply;
+    uint64_t l2_reads, l2_writes, l2_atomics; /* requests that reached the L2 */
+    uint64_t dram_queue_stall;                /* L2-cycles a miss waited for the DRAM queue */
+};
+
+struct mem_system;
+
+struct mem_system *mem_system_create(const struct mem_system_params *p, struct ps_err *err);
+void mem_system_destroy(struct mem_system *ms);
+
+/* Control bytes of a packet header. */
+#define MEM_CTRL_BYTES 8u
+/* Payload bytes r puts on the request / reply network. */
+uint32_t mem_req_request_bytes(const struct mem_req *r);
+uint32_t mem_req_reply_bytes(const struct mem_req *r);
+
+/* SM side (called from the core clock). */
+bool mem_system_can_send(const struct mem_system *ms, uint32_t sm, const struct mem_req *r);
+void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r);
+bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out);
+
+/* One cycle of each clock domain. */
+void mem_system_icnt_cycle(struct mem_system *ms);
+void mem_system_l2_cycle(struct mem_system *ms);
+void mem_system_dram_cycle(struct mem_system *ms);
+
+/* Anything queued or in flight anywhere below the SMs. */
+bool mem_system_busy(const struct mem_system *ms);
+
+/* Copies (for memcpy warm-up) mark lines present in L2: not modelled, see docs. */
+void mem_system_get_stats(const struct mem_system *ms, struct mem_system_stats *out);
+
+#endif

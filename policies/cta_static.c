@@ -1,0 +1,85 @@
+/*
+ * A fixed CTA limit per SM ("static", "static:N"): every SM holds at most N
+ * CTAs of each kernel, or fewer when the kernel's occupancy limit is lower
+ * (DYNCTA's and the CCWS paper's static-limit baselines). N comes from the
+ * policy's argument when one is given, else from -ptxsim_cta_limit; one of
+ * them must be at least 1.
+ */
+#include <stdlib.h>
+
+#include "policies/cta_sched.h"
+#include "policies/sched_builtin.h"
+#include "policies/util.h"
+
+struct cta_static {
+    uint32_t limit;    /* N */
+    uint32_t max_ctas; /* occupancy limit of the current kernel, 0 before the first */
+};
+
+/* N from "static:N" or params->static_limit; 0 with a message when neither gives one. */
+static uint32_t static_n(const struct pol_cta_sched_params *p, struct ps_err *err)
+{
+    uint32_t a[1], na;
+
+    if (pol_util_args(p->args, a, 1, &na) < 0 || (na == 1 && a[0] == 0)) {
+        ps_err_set(
+            err, PS_EINVAL,
+            "bad cta scheduler arguments 'static:%s': expected static:N with N >= 1 CTAs per SM",
+            p->args);
+        return 0;
+    }
+    if (na == 1)
+        return a[0];
+    if (p->static_limit == 0)
+        ps_err_set(
+            err, PS_EINVAL,
+            "cta scheduler static needs a limit: give static:N or -ptxsim_cta_limit N (N >= 1)");
+    return p->static_limit;
+}
+
+static void *static_create(const struct pol_cta_sched_params *p, struct ps_err *err)
+{
+    uint32_t n = static_n(p, err);
+    struct cta_static *st;
+
+    if (n == 0)
+        return NULL;
+    st = malloc(sizeof(*st));
+    if (!st) {
+        ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler static");
+        return NULL;
+    }
+    st->limit = n;
+    st->max_ctas = 0;
+    return st;
+}
+
+static void static_destroy(void *st)
+{
+    free(st);
+}
+
+static void static_on_kernel(void *st, uint32_t max_ctas)
+{
+    struct cta_static *s = st;
+
+    s->max_ctas = max_ctas;
+}
+
+static uint32_t static_limit(void *st, uint32_t sm)
+{
+    const struct cta_static *s = st;
+
+    (void)sm;
+    if (s->max_ctas && s->max_ctas < s->limit)
+        return s->max_ctas;
+    return s->limit;
+}
+
+const struct pol_cta_sched_ops pol_cta_static = {
+    .name = "static",
+    .create = static_create,
+    .destroy = static_destroy,
+    .on_kernel = static_on_kernel,
+    .limit = static_limit,
+};

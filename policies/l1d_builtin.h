@@ -1,0 +1,14 @@
+/*
+ * The built-in L1D policies, defined in policies/l1d_lru.c (LRU
+ * replacement, every read miss allocates) and policies/l1d_bypass.c (no
+ * read miss allocates). policies/registry.c names them "lru" and "bypass".
+ */
+#ifndef PTXSIM_POLICIES_L1D_BUILTIN_H
+#define PTXSIM_POLICIES_L1D_BUILTIN_H
+
+struct pol_l1d_ops;
+
+extern const struct pol_l1d_ops pol_l1d_lru;
+extern const struct pol_l1d_ops pol_l1d_bypass_all;
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * The policy tables by name. Adding a policy is one line in one of the
+ * tables below (plus its file). Names are matched exactly on the text before
+ * the first ':' of the option value; the rest is the policy's argument
+ * text, which only the policy's create() reads. A table that lacks a
+ * required hook is refused at lookup with an error rather than called
+ * through a NULL pointer later. The names of a table are unique (the unit
+ * test checks it).
+ */
+#include "policies/registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "policies/l1d_builtin.h"
+#include "policies/sched_builtin.h"
+
+struct entry {
+    const char *name;
+    const void *ops; /* const struct pol_<kind>_ops * */
+};
+
+static const struct entry warp_tab[] = {
+    {"lrr", &pol_ws_lrr},       {"gto", &pol_ws_gto}, {"two_level_active", &pol_ws_two_level},
+    {"oldest", &pol_ws_oldest}, {"swl", &pol_ws_swl}, {"warp_limiting", &pol_ws_warp_limiting},
+};
+
+static const struct entry cta_tab[] = {
+    {"rr", &pol_cta_rr},
+    {"static", &pol_cta_static},
+};
+
+static const struct entry l1d_tab[] = {
+    {"lru", &pol_l1d_lru},
+    {"bypass", &pol_l1d_bypass_all},
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static void unknown(const char *kind, const struct entry *tab, size_t n, const char *spec,
+                    size_t len, struct ps_err *err)
+{
+    char known[256];
+    size_t used = 0;
+
+    known[0] = '\0';
+    for (size_t i = 0; i < n && used < sizeof(known); i++) {
+        int w = snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", tab[i].name);
+
+        if (w > 0)
+            used += (size_t)w;
+    }
+    ps_err_set(err, PS_EINVAL, "unknown %s '%.*s' (known: %s)", kind, (int)len, spec, known);
+}
+
+static const struct entry *lookup(const char *kind, const struct entry *tab, size_t n,
+                                  const char *spec, const char **args, struct ps_err *err)
+{
+    const char *colon;
+    size_t len;
+
+    if (!spec)
+        spec = "";
+    colon = strchr(spec, ':');
+    len = colon ? (size_t)(colon - spec) : strlen(spec);
+    for (size_t i = 0; i < n; i++) {
+        if (strlen(tab[i].name) != len || memcmp(tab[i].name, spec, len) != 0)
+            continue;
+        if (args)
+            *args = colon ? colon + 1 : spec + len;
+        return &tab[i];
+    }
+    unknown(kind, tab, n, spec, len, err);
+    return NULL;
+}
+
+static void *missing_hook(const char *kind, const char *name, struct ps_err *err)
+{
+    ps_err_set(err, PS_EINVAL, "%s '%s' lacks a required hook", kind, name);
+    return NULL;
+}
+
+const struct pol_warp_sched_ops *pol_warp_sched_find(const char *spec, const char **args,
+                                                     struct ps_err *err)
+{
+    const char *kind = "warp scheduler";
+    const struct entry *e = lookup(kind, warp_tab, NELEM(warp_tab), spec, args, err);
+    const struct pol_warp_sched_ops *ops = e ? e->ops : NULL;
+
+    if (ops && (!ops->create || !ops->destroy || !ops->order))
+        return missing_hook(kind, e->name, err);
+    return ops;
+}
+
+const struct pol_cta_sched_ops *pol_cta_sched_find(const char *spec, const char **args,
+                                                   struct ps_err *err)
+{
+    const char *kind = "cta scheduler";
+    const struct entry *e = lookup(kind, cta_tab, NELEM(cta_tab), spec, args, err);
+    const struct pol_cta_sched_ops *ops = e ? e->ops : NULL;
+
+    if (ops && (!ops->create || !ops->destroy || !ops->on_kernel || !ops->limit))
+        return missing_hook(kind, e->name, err);
+    return ops;
+}
+
+const struct pol_l1d_ops *pol_l1d_find(const char *spec, const char **args, struct ps_err *err)
+{
+    const char *kind = "l1d policy";
+    const struct entry *e = lookup(kind, l1d_tab, NELEM(l1d_tab), spec, args, err);
+    const struct pol_l1d_ops *ops = e ? e->ops : NULL;
+
+    if (ops && (!ops->create || !ops->destroy || !ops->on_miss || !ops->victim))
+        return missing_hook(kind, e->name, err);
+    return ops;
+}

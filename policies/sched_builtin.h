@@ -1,0 +1,23 @@
+/*
+ * The built-in warp and CTA schedulers, one const ops table per file
+ * (policies/ws_*.c, policies/cta_*.c). policies/registry.c names them;
+ * nothing else needs these symbols, so code outside policies/ goes through
+ * the registry.
+ */
+#ifndef PTXSIM_POLICIES_SCHED_BUILTIN_H
+#define PTXSIM_POLICIES_SCHED_BUILTIN_H
+
+struct pol_warp_sched_ops;
+struct pol_cta_sched_ops;
+
+extern const struct pol_warp_sched_ops pol_ws_lrr;           /* ws_lrr.c: loose round robin */
+extern const struct pol_warp_sched_ops pol_ws_gto;           /* ws_gto.c: greedy then oldest */
+extern const struct pol_warp_sched_ops pol_ws_oldest;        /* ws_oldest.c: oldest first */
+extern const struct pol_warp_sched_ops pol_ws_two_level;     /* ws_two_level.c: active/pending */
+extern const struct pol_warp_sched_ops pol_ws_swl;           /* ws_swl.c: swl:N, N per SM */
+extern const struct pol_warp_sched_ops pol_ws_warp_limiting; /* ws_swl.c: GPGPU-Sim's form */
+
+extern const struct pol_cta_sched_ops pol_cta_rr;     /* cta_rr.c: maximum occupancy */
+extern const struct pol_cta_sched_ops pol_cta_static; /* cta_static.c: a fixed limit */
+
+#endif

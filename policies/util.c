@@ -1,0 +1,114 @@
+#include "policies/util.h"
+
+#include <stdbool.h>
+
+#include "common/err.h"
+#include "policies/warp_sched.h"
+
+/* Reads one field of digits ending at ':' or the end of the text; *end is left on that char. */
+static int parse_field(const char *s, uint32_t *val, const char **end)
+{
+    uint64_t x = 0;
+    const char *p = s;
+
+    for (; *p >= '0' && *p <= '9'; p++) {
+        x = x * 10 + (uint64_t)(*p - '0');
+        if (x > UINT32_MAX)
+            return PS_EINVAL;
+    }
+    if (p == s || (*p != ':' && *p != '\0'))
+        return PS_EINVAL;
+    *val = (uint32_t)x;
+    *end = p;
+    return 0;
+}
+
+int pol_util_args(const char *args, uint32_t *vals, uint32_t max, uint32_t *n)
+{
+    const char *p = args;
+    uint32_t k = 0;
+
+    *n = 0;
+    if (!args || !*args)
+        return 0;
+    for (;;) {
+        if (k == max || parse_field(p, &vals[k], &p) < 0)
+            return PS_EINVAL;
+        k++;
+        if (*p == '\0')
+            break;
+        p++; /* the ':' */
+    }
+    *n = k;
+    return 0;
+}
+
+uint32_t pol_util_valid(const struct pol_warp_view *v, uint32_t n, uint32_t *idx)
+{
+    uint32_t k = 0;
+
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i].valid)
+            idx[k++] = i;
+    return k;
+}
+
+static bool older(const struct pol_warp_view *a, const struct pol_warp_view *b)
+{
+    if (a->age != b->age)
+        return a->age < b->age;
+    return a->slot < b->slot;
+}
+
+/*
+ * Insertion sort: n is at most the SM's warp slots, and the views mostly
+ * arrive close to the wanted order, so this is near linear in practice.
+ */
+void pol_util_sort_age(uint32_t *idx, uint32_t n, const struct pol_warp_view *v)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = idx[i];
+        uint32_t j = i;
+
+        while (j > 0 && older(&v[x], &v[idx[j - 1]])) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = x;
+    }
+}
+
+void pol_util_sort_slot_from(uint32_t *idx, uint32_t n, const struct pol_warp_view *v,
+                             uint32_t first)
+{
+    /* Unsigned wrap-around puts the slots below `first` after the others, each part ascending. */
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = idx[i];
+        uint32_t kx = v[x].slot - first;
+        uint32_t j = i;
+
+        while (j > 0 && kx < v[idx[j - 1]].slot - first) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = x;
+    }
+}
+
+void pol_util_greedy_first(uint32_t *idx, uint32_t n, const struct pol_warp_view *v, uint32_t slot,
+                           uint64_t age)
+{
+    uint32_t k, x;
+
+    if (slot == POL_UTIL_NO_SLOT)
+        return;
+    for (k = 0; k < n; k++)
+        if (v[idx[k]].slot == slot && v[idx[k]].age == age)
+            break;
+    if (k == n)
+        return;
+    x = idx[k];
+    for (; k > 0; k--)
+        idx[k] = idx[k - 1];
+    idx[0] = x;
+}

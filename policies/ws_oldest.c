@@ -1,0 +1,54 @@
+/*
+ * Oldest first ("oldest"): every cycle all valid warps strictly by age,
+ * smallest first, with no greedy warp; the oldest warp that can issue does.
+ * This is the "oldest-first" variant the CCWS paper (section 4) found worse
+ * than GTO, and GPGPU-Sim's oldest-first scheduler.
+ */
+#include <stdlib.h>
+
+#include "policies/sched_builtin.h"
+#include "policies/util.h"
+#include "policies/warp_sched.h"
+
+/* No state; create still returns an object so that NULL keeps meaning failure. */
+struct oldest {
+    char unused;
+};
+
+static void *oldest_create(const struct pol_warp_sched_params *p, struct ps_err *err)
+{
+    struct oldest *st;
+
+    if (p->args && p->args[0]) {
+        ps_err_set(err, PS_EINVAL, "warp scheduler oldest takes no arguments (got 'oldest:%s')",
+                   p->args);
+        return NULL;
+    }
+    st = malloc(sizeof(*st));
+    if (!st)
+        ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler oldest");
+    return st;
+}
+
+static void oldest_destroy(void *st)
+{
+    free(st);
+}
+
+static uint32_t oldest_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
+                             uint64_t now)
+{
+    uint32_t k = pol_util_valid(v, n, order);
+
+    (void)st;
+    (void)now;
+    pol_util_sort_age(order, k, v);
+    return k;
+}
+
+const struct pol_warp_sched_ops pol_ws_oldest = {
+    .name = "oldest",
+    .create = oldest_create,
+    .destroy = oldest_destroy,
+    .order = oldest_order,
+};

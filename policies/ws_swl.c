@@ -1,0 +1,153 @@
+/*
+ * Static warp limiting, the CCWS paper's SWL / "Best-SWL" baseline (Rogers
+ * et al., MICRO 2012, section 4; seed 004 section 4.4 and oracles 11-13):
+ * only the N oldest warps may issue anything at all, and among those the
+ * order is greedy then oldest.
+ *
+ * The window: the valid warps that are not waiting at a barrier, oldest
+ * first, cut after the scheduler's share of N. A warp that exits leaves the
+ * window and the next oldest joins it (oracle 12). A warp at a barrier is
+ * skipped, so the window reaches past it to the CTA-mates the barrier waits
+ * for; they run up to the barrier and the limit holds again afterwards
+ * (oracle 13; the authors' code extends the window the same way). The
+ * greedy warp is placed first only while it is inside the window.
+ *
+ * Two spellings:
+ * - "swl:N": N is the SM's limit, as in the paper ("how many wavefronts are
+ *   actively scheduled per CU"). A policy sees only its own scheduler's
+ *   warps, so the SM's N is split across the nsched schedulers: scheduler i
+ *   gets N / nsched, plus one when i < N % nsched, which adds up to exactly
+ *   N. A scheduler never gets less than 1, so N < nsched behaves as N =
+ *   nsched (a share of 0 would stall that scheduler's warps forever, and
+ *   their CTAs with them). With one scheduler per SM, as in the paper, the
+ *   window is exactly the SM's N oldest warps.
+ * - "warp_limiting:2:N", GPGPU-Sim's form: the first number is the
+ *   prioritisation, and only 2 (greedy then oldest) exists there; N is
+ *   the limit of each scheduler, as GPGPU-Sim applies it.
+ */
+#include <stdlib.h>
+
+#include "policies/sched_builtin.h"
+#include "policies/util.h"
+#include "policies/warp_sched.h"
+
+#define SWL_GTO 2 /* GPGPU-Sim's number for greedy-then-oldest */
+
+struct swl {
+    uint32_t limit; /* warps of this scheduler that may issue */
+    uint32_t greedy_slot;
+    uint64_t greedy_age;
+};
+
+static void *swl_alloc(uint32_t limit, struct ps_err *err)
+{
+    struct swl *st = malloc(sizeof(*st));
+
+    if (!st) {
+        ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler swl");
+        return NULL;
+    }
+    st->limit = limit;
+    st->greedy_slot = POL_UTIL_NO_SLOT;
+    st->greedy_age = 0;
+    return st;
+}
+
+/* This scheduler's part of an SM limit of n warps (see the header comment). */
+static uint32_t sm_share(const struct pol_warp_sched_params *p, uint32_t n)
+{
+    uint32_t nsched = p->nsched ? p->nsched : 1;
+    uint32_t share = n / nsched + (p->sched_id < n % nsched ? 1 : 0);
+
+    return share ? share : 1;
+}
+
+static void *swl_create(const struct pol_warp_sched_params *p, struct ps_err *err)
+{
+    uint32_t a[1], na;
+
+    if (pol_util_args(p->args, a, 1, &na) < 0 || na != 1 || a[0] == 0) {
+        ps_err_set(err, PS_EINVAL,
+                   "bad warp scheduler arguments 'swl:%s': expected swl:N with N >= 1 warps per SM",
+                   p->args ? p->args : "");
+        return NULL;
+    }
+    if (p->max_warps && a[0] > p->max_warps) {
+        ps_err_set(err, PS_EINVAL, "swl:%u: the limit exceeds the SM's %u warp slots", a[0],
+                   p->max_warps);
+        return NULL;
+    }
+    return swl_alloc(sm_share(p, a[0]), err);
+}
+
+static void *warp_limiting_create(const struct pol_warp_sched_params *p, struct ps_err *err)
+{
+    uint32_t a[2], na;
+
+    if (pol_util_args(p->args, a, 2, &na) < 0 || na != 2 || a[1] == 0) {
+        ps_err_set(
+            err, PS_EINVAL,
+            "bad warp scheduler arguments 'warp_limiting:%s': expected warp_limiting:2:N with N >= 1 warps per scheduler",
+            p->args ? p->args : "");
+        return NULL;
+    }
+    if (a[0] != SWL_GTO) {
+        ps_err_set(err, PS_EINVAL,
+                   "warp_limiting:%u:%u: only prioritisation 2 (greedy then oldest) is supported",
+                   a[0], a[1]);
+        return NULL;
+    }
+    if (p->max_warps && a[1] > p->max_warps) {
+        ps_err_set(err, PS_EINVAL, "warp_limiting:2:%u: the limit exceeds the SM's %u warp slots",
+                   a[1], p->max_warps);
+        return NULL;
+    }
+    return swl_alloc(a[1], err);
+}
+
+static void swl_destroy(void *st)
+{
+    free(st);
+}
+
+static uint32_t swl_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
+                          uint64_t now)
+{
+    const struct swl *s = st;
+    uint32_t k = 0;
+
+    (void)now;
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i].valid && !v[i].at_barrier)
+            order[k++] = i;
+    pol_util_sort_age(order, k, v);
+    if (k > s->limit)
+        k = s->limit;
+    pol_util_greedy_first(order, k, v, s->greedy_slot, s->greedy_age);
+    return k;
+}
+
+static void swl_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
+{
+    struct swl *s = st;
+
+    (void)now;
+    s->greedy_slot = w->slot;
+    s->greedy_age = w->age;
+}
+
+const struct pol_warp_sched_ops pol_ws_swl = {
+    .name = "swl",
+    .create = swl_create,
+    .destroy = swl_destroy,
+    .order = swl_order,
+    .on_issue = swl_on_issue,
+};
+
+const struct pol_warp_sched_ops pol_ws_warp_limiting = {
+    .name = "warp_limiting",
+    .create = warp_limiting_create,
+    .destroy = swl_destroy,
+    .order = swl_order,
+    .on_issue = swl_on_issue,
+};

@@ -1,0 +1,83 @@
+/*
+ * Finding and loading machine descriptions for the runtimes and the
+ * `ptxsim` command: a name ("gtx480") is looked up in $PTXSIM_CONFIG_DIR,
+ * then in the installed data directory, then in the source tree's configs/
+ * (so an uninstalled build works); anything with a '/' is a path.
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "runtime/ptxsim.h"
+
+#ifndef PTXSIM_PKGDATADIR
+#define PTXSIM_PKGDATADIR "/usr/local/share/ptxsim"
+#endif
+#ifndef PTXSIM_SRCDIR
+#define PTXSIM_SRCDIR "."
+#endif
+
+static int is_file(const char *p)
+{
+    struct stat st;
+
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err *err)
+{
+    const char *dirs[3] = {getenv("PTXSIM_CONFIG_DIR"), PTXSIM_PKGDATADIR "/configs",
+                           PTXSIM_SRCDIR "/configs"};
+
+    if (strchr(config, '/')) {
+        if (!is_file(config))
+            return ps_err_set(err, PS_ENOTFOUND, "configuration file '%s' not found", config);
+        snprintf(buf, len, "%s", config);
+        return 0;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!dirs[i] || !*dirs[i])
+            continue;
+        if (snprintf(buf, len, "%s/%s", dirs[i], config) < (int)len && is_file(buf))
+            return 0;
+    }
+    return ps_err_set(err, PS_ENOTFOUND,
+                      "no machine configuration named '%s' (looked in $PTXSIM_CONFIG_DIR, %s/configs "
+                      "and %s/configs; shipped: gtx480, dyncta-30core, ccws-30core, bypass-gtx480)",
+                      config, PTXSIM_PKGDATADIR, PTXSIM_SRCDIR);
+}
+
+int ptxsim_config_build(const char *config, const char *overrides, struct ps_config *out,
+                        struct ps_err *err)
+{
+    char path[4096];
+    int rc;
+
+    ps_config_init(out);
+    if (config && *config) {
+        if ((rc = ptxsim_config_find(config, path, sizeof(path), err)) ||
+            (rc = ps_config_load_file(out, path, err)))
+            goto fail;
+    }
+    for (const char *p = overrides; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = strndup(p, n);
+
+        if (!line) {
+            rc = ps_err_set(err, PS_ENOMEM, "out of memory");
+            goto fail;
+        }
+        rc = n ? ps_config_override(out, line, err) : 0;
+        free(line);
+        if (rc)
+            goto fail;
+        p += n + (nl != NULL);
+    }
+    if ((rc = ps_config_check(out, err)))
+        goto fail;
+    return 0;
+fail:
+    ps_config_free(out);
+    return rc;
+}

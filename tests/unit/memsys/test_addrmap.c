@@ -1,0 +1,227 @@
+/*
+ * Unit tests for memsys/addrmap: the GTX 480 mapping string (6 channels x
+ * 2 sub-partitions, channel id taken at bit 8), bank/row/column fields of
+ * hand-computed addresses, a D-letter map, the bit extract helper, and the
+ * errors of malformed strings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "memsys/addrmap.h"
+
+#define GTX480_MAP                                                                                 \
+    "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS"
+
+static struct mem_req decode(const struct mem_addrmap *m, uint64_t addr)
+{
+    struct mem_req r;
+
+    memset(&r, 0, sizeof(r));
+    r.addr = addr;
+    mem_addrmap_decode(m, &r);
+    return r;
+}
+
+static void gtx480(struct mem_addrmap *m)
+{
+    struct ps_err err;
+
+    ps_err_clear(&err);
+    assert_int_equal(mem_addrmap_parse(GTX480_MAP, 6, 2, 16, m, &err), 0);
+}
+
+static void test_addrmap_masks(void **state)
+{
+    struct mem_addrmap m;
+
+    (void)state;
+    gtx480(&m);
+    assert_int_equal(m.dramid_at, 8);
+    assert_true(m.mask_row == 0x0fff0000ull);
+    assert_true(m.mask_bank == 0xe100ull);
+    assert_true(m.mask_col == 0x1effull);
+    assert_true(m.mask_chan == 0);
+}
+
+static void test_addrmap_channel_interleave(void **state)
+{
+    struct mem_addrmap m;
+
+    (void)state;
+    gtx480(&m);
+    /* Consecutive 256-byte chunks go to channels 0..5, then wrap. */
+    for (uint64_t k = 0; k < 48; k++) {
+        struct mem_req a = decode(&m, k * 256), b = decode(&m, k * 256 + 255);
+
+        assert_int_equal(a.chan, k % 6);
+        assert_int_equal(b.chan, k % 6);
+        assert_int_equal(a.bank, b.bank);
+    }
+}
+
+static void test_addrmap_fields(void **state)
+{
+    struct mem_addrmap m;
+    struct mem_req r;
+
+    (void)state;
+    gtx480(&m);
+    /* 0x600 = chunk 6: channel 0 again, the rest address is 0x100, i.e. bank bit 0. */
+    r = decode(&m, 0x600);
+    assert_int_equal(r.chan, 0);
+    assert_int_equal(r.bank, 1);
+    assert_int_equal(r.row, 0);
+    assert_int_equal(r.col, 0);
+    assert_int_equal(r.part, 1);
+    /*
+     * 0x12345678: upper = 0x123456 = 6 * 198841, so channel 0 and the rest
+     * address is (198841 << 8) | 0x78 = 0x308b978. Row = bits 27..16 = 0x308,
+     * bank = bits 15,14,13,8 = 1,0,1,1 = 11, column = bits 12..9 (0xc) above
+     * bits 7..0 (0x78) = 0xc78; sub-partition = bank bit 0.
+     */
+    r = decode(&m, 0x12345678);
+    assert_int_equal(r.chan, 0);
+    assert_int_equal(r.row, 0x308);
+    assert_int_equal(r.bank, 11);
+    assert_int_equal(r.col, 0xc78);
+    assert_int_equal(r.part, 1);
+    /* 256 bytes further: upper = 6 * 198841 + 1, so channel 1 with the same rest. */
+    r = decode(&m, 0x12345778);
+    assert_int_equal(r.chan, 1);
+    assert_int_equal(r.row, 0x308);
+    assert_int_equal(r.bank, 11);
+    assert_int_equal(r.col, 0xc78);
+    assert_int_equal(r.part, 3);
+    /* 0xfffffff0: upper = 0xffffff = 6 * 2796202 + 3, rest = 0x2aaaaaf0. */
+    r = decode(&m, 0xfffffff0ull);
+    assert_int_equal(r.chan, 3);
+    assert_int_equal(r.row, 0xaaa);
+    assert_int_equal(r.bank, 10);
+    assert_int_equal(r.col, 0x5f0);
+    assert_int_equal(r.part, 6);
+}
+
+static void test_addrmap_part_range(void **state)
+{
+    struct mem_addrmap m;
+    uint64_t x = 88172645463325252ull;
+    unsigned seen[12] = {0};
+
+    (void)state;
+    gtx480(&m);
+    for (int k = 0; k < 20000; k++) {
+        struct mem_req r;
+
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        r = decode(&m, x & 0xffffffffffull);
+        assert_true(r.part < 12);
+        assert_true(r.chan < 6);
+        assert_int_equal(r.part / 2, r.chan);
+        assert_true(r.bank < 16);
+        seen[r.part]++;
+    }
+    for (int p = 0; p < 12; p++)
+        assert_true(seen[p] > 0);
+}
+
+static void test_addrmap_dletters(void **state)
+{
+    struct mem_addrmap m;
+    struct ps_err err;
+    /* 4 channels from bits 9..8, 2 banks from bit 10, row above. */
+    const char *s = "00000000.00000000.00000000.00000000.00000000.RRRRRRRR.RRRRRBDD.CCCCCCCC";
+    struct mem_req r;
+
+    (void)state;
+    assert_int_equal(mem_addrmap_parse(s, 4, 2, 2, &m, &err), 0);
+    assert_int_equal(m.dramid_at, -1);
+    r = decode(&m, 0x300);
+    assert_int_equal(r.chan, 3);
+    assert_int_equal(r.bank, 0);
+    r = decode(&m, 0x4201);
+    assert_int_equal(r.chan, 2);
+    assert_int_equal(r.bank, 0);
+    assert_int_equal(r.row, 8); /* bit 14 is row bit 3 */
+    assert_int_equal(r.col, 1);
+    assert_int_equal(r.part, 4);
+    r = decode(&m, 0x700);
+    assert_int_equal(r.bank, 1);
+    assert_int_equal(r.part, 7);
+}
+
+static void test_addrmap_pext(void **state)
+{
+    (void)state;
+    assert_true(mem_pext(0xabcd, 0) == 0);
+    assert_true(mem_pext(0xabcd, 0xf0) == 0xc);
+    assert_true(mem_pext(0xf0f0, 0xff00) == 0xf0);
+    assert_true(mem_pext(0x8000000000000001ull, 0x8000000000000001ull) == 3);
+    assert_true(mem_pext(0x123456789abcdef0ull, ~0ull) == 0x123456789abcdef0ull);
+    assert_true(mem_pext(0xff00ull, 0x0ff0ull) == 0xf0);
+    assert_true(mem_pext(0xa5ull, 0x55ull) == 0x3);
+}
+
+static void expect_error(const char *s, uint32_t nchan, uint32_t nsub, uint32_t nbk)
+{
+    struct mem_addrmap m;
+    struct ps_err err;
+
+    ps_err_clear(&err);
+    assert_int_equal(mem_addrmap_parse(s, nchan, nsub, nbk, &m, &err), PS_EINVAL);
+    assert_int_equal(err.code, PS_EINVAL);
+    assert_true(strstr(err.msg, "address map") != NULL);
+}
+
+static void test_addrmap_errors(void **state)
+{
+    (void)state;
+    /* 63 letters. */
+    expect_error("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CSSSSSS",
+                 6, 2, 16);
+    /* 65 letters. */
+    expect_error(
+        "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSSS", 6, 2,
+        16);
+    /* A bad letter. */
+    expect_error("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCXCB.CCSSSSSS",
+                 6, 2, 16);
+    /* dramid@ without a number, without ';', out of range. */
+    expect_error("dramid@;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS",
+                 6, 2, 16);
+    expect_error("dramid@8:00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS",
+                 6, 2, 16);
+    expect_error(
+        "dramid@64;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS", 6, 2,
+        16);
+    /* No channel bits for 6 channels. */
+    expect_error("00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS", 6, 2,
+                 16);
+    /* Two D bits cannot reach 6 channels; dramid@ and D together. */
+    expect_error("00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCDDB.CCSSSSSS", 6, 2,
+                 16);
+    expect_error("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCDB.CCSSSSSS",
+                 6, 2, 16);
+    /* Four bank bits for 8 banks; 3 sub-partitions; no string. */
+    expect_error(GTX480_MAP, 6, 2, 8);
+    expect_error(GTX480_MAP, 6, 3, 16);
+    expect_error(NULL, 6, 2, 16);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_addrmap_masks),    cmocka_unit_test(test_addrmap_channel_interleave),
+        cmocka_unit_test(test_addrmap_fields),   cmocka_unit_test(test_addrmap_part_range),
+        cmocka_unit_test(test_addrmap_dletters), cmocka_unit_test(test_addrmap_pext),
+        cmocka_unit_test(test_addrmap_errors),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

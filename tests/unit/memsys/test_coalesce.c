@@ -1,0 +1,275 @@
+/*
+ * Unit tests for memsys/coalesce: the Fermi coalescer (one request per
+ * distinct line, in first-touch order, with the touched 32-byte sectors)
+ * and the shared-memory bank-conflict count (distinct words per bank,
+ * broadcast, wide accesses, lane groups, limited broadcast).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "memsys/coalesce.h"
+
+#define ALL 0xffffffffu
+
+static struct mem_req tmpl(void)
+{
+    struct mem_req t;
+
+    memset(&t, 0, sizeof(t));
+    t.type = MEM_READ;
+    t.warp = 5;
+    t.pc = 17;
+    t.uid = 99;
+    return t;
+}
+
+/* addr[i] = base + stride * i */
+static void strided(uint64_t *a, uint64_t base, uint64_t stride)
+{
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = base + stride * i;
+}
+
+static void test_coalesce_full_warp(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0x1000, 4);
+    assert_int_equal(mem_coalesce(a, ALL, 4, 128, &t, out), 1);
+    assert_int_equal(out[0].addr, 0x1000);
+    assert_int_equal(out[0].bytes, 128);
+    assert_int_equal(out[0].sector_mask, 0xf);
+    assert_int_equal(out[0].warp, 5); /* the template is copied */
+    assert_int_equal(out[0].pc, 17);
+    assert_int_equal(out[0].type, MEM_READ);
+}
+
+static void test_coalesce_stride2(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0x1000, 8);
+    assert_int_equal(mem_coalesce(a, ALL, 4, 128, &t, out), 2);
+    assert_int_equal(out[0].addr, 0x1000);
+    assert_int_equal(out[1].addr, 0x1080);
+    assert_int_equal(out[0].sector_mask, 0xf);
+    assert_int_equal(out[1].sector_mask, 0xf);
+}
+
+static void test_coalesce_scatter(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = (uint64_t)(31 - i) * 4096 + (i * 37 % 32) * 4;
+    assert_int_equal(mem_coalesce(a, ALL, 4, 128, &t, out), 32);
+    for (uint32_t i = 0; i < 32; i++) {
+        assert_int_equal(out[i].addr, (uint64_t)(31 - i) * 4096); /* lane order */
+        assert_int_equal(out[i].sector_mask, 1u << ((i * 37 % 32) * 4 / 32));
+    }
+    /* Repeats fold into the line first touched. */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = (uint64_t)(4 - i % 5) * 1024 + 32 * (i % 4);
+    assert_int_equal(mem_coalesce(a, ALL, 4, 128, &t, out), 5);
+    for (uint32_t i = 0; i < 5; i++)
+        assert_int_equal(out[i].addr, (uint64_t)(4 - i) * 1024);
+    assert_int_equal(out[0].sector_mask, 0xf);
+}
+
+static void test_coalesce_unaligned_crossing(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    memset(a, 0, sizeof(a));
+    a[0] = 0x107e; /* bytes 0x107e..0x1081 */
+    assert_int_equal(mem_coalesce(a, 1, 4, 128, &t, out), 2);
+    assert_int_equal(out[0].addr, 0x1000);
+    assert_int_equal(out[0].sector_mask, 0x8);
+    assert_int_equal(out[1].addr, 0x1080);
+    assert_int_equal(out[1].sector_mask, 0x1);
+    /* The whole warp shifted by 2 bytes: 2 lines. */
+    strided(a, 0x1002, 4);
+    assert_int_equal(mem_coalesce(a, ALL, 4, 128, &t, out), 2);
+    assert_int_equal(out[0].sector_mask, 0xf);
+    assert_int_equal(out[1].sector_mask, 0x1);
+}
+
+static void test_coalesce_inactive_lanes(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0, 4096);
+    assert_int_equal(mem_coalesce(a, 0, 4, 128, &t, out), 0);
+    assert_int_equal(mem_coalesce(a, 1u | 1u << 31, 4, 128, &t, out), 2);
+    assert_int_equal(out[0].addr, 0);
+    assert_int_equal(out[1].addr, 31 * 4096);
+}
+
+static void test_coalesce_vector16(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0x2000, 16);
+    assert_int_equal(mem_coalesce(a, ALL, 16, 128, &t, out), 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(out[i].addr, 0x2000 + 128 * i);
+        assert_int_equal(out[i].sector_mask, 0xf);
+    }
+}
+
+static void test_coalesce_segments32(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    /* .cg: 32-byte segments, sector bits still relative to the 128-byte line. */
+    strided(a, 0x1000, 4);
+    assert_int_equal(mem_coalesce(a, ALL, 4, 32, &t, out), 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(out[i].addr, 0x1000 + 32 * i);
+        assert_int_equal(out[i].bytes, 32);
+        assert_int_equal(out[i].sector_mask, 1u << i);
+    }
+    memset(a, 0, sizeof(a));
+    a[0] = 0x1040;
+    assert_int_equal(mem_coalesce(a, 1, 4, 64, &t, out), 1);
+    assert_int_equal(out[0].addr, 0x1040);
+    assert_int_equal(out[0].sector_mask, 0x4);
+}
+
+static void test_coalesce_max_requests(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    /* Every lane straddles two lines of its own: the 64-request worst case. */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = (uint64_t)i * 4096 + 124;
+    assert_int_equal(mem_coalesce(a, ALL, 8, 128, &t, out), MEM_MAX_WARP_REQS);
+}
+
+/* ---- shared memory ---- */
+
+static void test_shmem_conflict_free(void **state)
+{
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0x100, 4);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 1);
+    assert_int_equal(mem_shmem_cycles(a, 0, 4, 32, 1, false), 1); /* at least 1 */
+}
+
+static void test_shmem_broadcast(void **state)
+{
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0x40, 0);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 1);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, true), 1);
+    /* Bytes of one word are one word. */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = 0x40 + i % 4;
+    assert_int_equal(mem_shmem_cycles(a, ALL, 1, 32, 1, false), 1);
+}
+
+static void test_shmem_strides(void **state)
+{
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0, 8); /* stride 2 words */
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 2);
+    strided(a, 0, 128); /* stride 32 words: one bank */
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 32);
+    strided(a, 0, 12); /* odd stride 3: conflict-free */
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 1);
+}
+
+static void test_shmem_wide(void **state)
+{
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0, 8); /* 8-byte lanes: 64 words over 32 banks */
+    assert_int_equal(mem_shmem_cycles(a, ALL, 8, 32, 1, false), 2);
+    strided(a, 0, 16);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 16, 32, 1, false), 4);
+    strided(a, 0x80, 0); /* every lane the same 8 bytes */
+    assert_int_equal(mem_shmem_cycles(a, ALL, 8, 32, 1, false), 1);
+}
+
+static void test_shmem_warp_parts(void **state)
+{
+    uint64_t a[32];
+
+    (void)state;
+    strided(a, 0, 4);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 2, false), 2);
+    assert_int_equal(mem_shmem_cycles(a, 0xffffu, 4, 32, 2, false), 1);
+    strided(a, 0, 128);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 2, false), 32); /* 16 + 16 */
+}
+
+static void test_shmem_limited_broadcast(void **state)
+{
+    uint64_t a[32];
+
+    (void)state;
+    /* Half the warp on word 0 (bank 0), half on word 1 (bank 1). */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = i < 16 ? 0 : 4;
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 1);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, true), 16);
+    /* Word 0 and word 32 share bank 0. */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = i < 16 ? 0 : 128;
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 2);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, true), 17);
+    /* Broadcast plus a conflict: bank 0 sees word 0 and 16 others. */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = i < 16 ? 0 : 128 * (i - 15);
+    assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 17);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coalesce_full_warp),
+        cmocka_unit_test(test_coalesce_stride2),
+        cmocka_unit_test(test_coalesce_scatter),
+        cmocka_unit_test(test_coalesce_unaligned_crossing),
+        cmocka_unit_test(test_coalesce_inactive_lanes),
+        cmocka_unit_test(test_coalesce_vector16),
+        cmocka_unit_test(test_coalesce_segments32),
+        cmocka_unit_test(test_coalesce_max_requests),
+        cmocka_unit_test(test_shmem_conflict_free),
+        cmocka_unit_test(test_shmem_broadcast),
+        cmocka_unit_test(test_shmem_strides),
+        cmocka_unit_test(test_shmem_wide),
+        cmocka_unit_test(test_shmem_warp_parts),
+        cmocka_unit_test(test_shmem_limited_broadcast),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

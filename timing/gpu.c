@@ -1,0 +1,558 @@
+/*
+ * The clocked GPU: clock domains, CTA issue to SMs within occupancy and
+ * the CTA policy's limit, the per-kernel run loop with its watchdogs
+ * (deadlock, cycle and instruction caps, runaway budget), the progress line
+ * and the statistics snapshots.
+ *
+ * Clock domains advance in integer femtoseconds: each step moves to the
+ * earliest next edge among core, interconnect, L2 and DRAM and ticks every
+ * domain whose edge it is (in that fixed order), so runs are deterministic.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "isa/resources.h"
+#include "policies/registry.h"
+#include "timing/gpu.h"
+#include "timing/sm.h"
+
+enum { D_CORE, D_ICNT, D_L2, D_DRAM, D_COUNT };
+
+/* Cycles without any issue, with nothing in flight, before a launch is declared deadlocked. */
+#define DEADLOCK_CYCLES 100000u
+
+struct tm_gpu {
+    struct ps_config cfg;
+    struct tm_params prm;
+    struct isa_device *dev;
+    struct mem_system *ms;
+    struct tm_sm **sm;
+    const struct pol_warp_sched_ops *ws;
+    const char *ws_args;
+    const struct pol_cta_sched_ops *cs;
+    void *cs_st;
+    const struct pol_l1d_ops *l1p;
+    const char *l1_args;
+    uint64_t core_now, dram_now;
+    uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
+    uint64_t warp_seq;
+    uint64_t warp_insts, thread_insts, ctas, kernels;
+    struct tm_counters retired; /* counters of machines rebuilt after a fault */
+    struct tm_stats last, total;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void machine_free(struct tm_gpu *g)
+{
+    for (uint32_t i = 0; g->sm && i < g->prm.nsm; i++)
+        tm_sm_destroy(g->sm[i]);
+    free(g->sm);
+    g->sm = NULL;
+    mem_system_destroy(g->ms);
+    g->ms = NULL;
+}
+
+static int machine_build(struct tm_gpu *g, struct ps_err *err)
+{
+    const struct tm_params *p = &g->prm;
+    struct mem_system_params mp = {0};
+    struct tm_sm_env env;
+
+    mp.nsm = p->nsm;
+    mp.nmem = p->nmem;
+    mp.nsub = p->nsub;
+    mp.l2 = p->l2;
+    mp.rop_latency = p->rop_latency;
+    mp.dram_latency = p->dram_latency;
+    memcpy(mp.partq, p->partq, sizeof(mp.partq));
+    mp.dram = p->dram;
+    mp.amap = p->amap;
+    mp.icnt.flit_bytes = p->flit_bytes;
+    mp.icnt.latency = p->icnt_latency;
+    mp.icnt.in_buf_flits = p->icnt_in_flits;
+    mp.icnt.out_buf_pkts = p->eject_pkts;
+    g->ms = mem_system_create(&mp, err);
+    if (!g->ms)
+        return err && err->code ? err->code : PS_ENOMEM;
+    env = (struct tm_sm_env){p, g->ms, g->ws, g->ws_args, g->l1p, g->l1_args, p->nsm};
+    g->sm = calloc(p->nsm, sizeof(*g->sm));
+    if (!g->sm)
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < p->nsm; i++)
+        if (!(g->sm[i] = tm_sm_create(&env, i, err)))
+            return err && err->code ? err->code : PS_ENOMEM;
+    return 0;
+}
+
+static int find_policies(struct tm_gpu *g, struct ps_err *err)
+{
+    struct pol_cta_sched_params cp;
+
+    g->ws = pol_warp_sched_find(g->prm.warp_sched, &g->ws_args, err);
+    if (!g->ws)
+        return PS_EINVAL;
+    g->cs = pol_cta_sched_find(g->prm.cta_sched, &cp.args, err);
+    if (!g->cs)
+        return PS_EINVAL;
+    g->l1p = pol_l1d_find(g->prm.l1d_policy, &g->l1_args, err);
+    if (!g->l1p)
+        return PS_EINVAL;
+    cp.nsm = g->prm.nsm;
+    cp.static_limit = g->prm.cta_limit;
+    g->cs_st = g->cs->create(&cp, err);
+    return g->cs_st ? 0 : PS_EINVAL;
+}
+
+int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm_gpu **out,
+                  struct ps_err *err)
+{
+    struct tm_gpu *g = calloc(1, sizeof(*g));
+    int rc;
+
+    *out = NULL;
+    if (!g)
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    g->dev = dev;
+    if ((rc = ps_config_copy(&g->cfg, cfg)) || (rc = tm_params_from_config(&g->cfg, &g->prm, err)) ||
+        (rc = find_policies(g, err)) || (rc = machine_build(g, err))) {
+        tm_gpu_destroy(g);
+        return rc;
+    }
+    for (int d = 0; d < D_COUNT; d++) {
+        g->period_fs[d] = (uint64_t)(1e9 / g->prm.clk[d] + 0.5);
+        g->t_fs[d] = g->period_fs[d];
+    }
+    *out = g;
+    return 0;
+}
+
+void tm_gpu_destroy(struct tm_gpu *g)
+{
+    if (!g)
+        return;
+    machine_free(g);
+    if (g->cs && g->cs_st)
+        g->cs->destroy(g->cs_st);
+    ps_config_free(&g->cfg);
+    free(g);
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static void add_cache(struct mem_cache_stats *acc, const struct mem_cache *c)
+{
+    const uint64_t *s = (const uint64_t *)mem_cache_get_stats(c);
+    uint64_t *a = (uint64_t *)acc;
+
+    for (size_t i = 0; i < sizeof(*acc) / sizeof(uint64_t); i++)
+        a[i] += s[i];
+}
+
+static void gather(const struct tm_gpu *g, struct tm_counters *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->cycles = g->core_now;
+    c->dram_cycles = g->dram_now;
+    c->warp_insts = g->warp_insts;
+    c->thread_insts = g->thread_insts;
+    c->ctas = g->ctas;
+    c->kernels = g->kernels;
+    for (uint32_t i = 0; g->sm && i < g->prm.nsm; i++) {
+        const uint64_t *k = (const uint64_t *)tm_sm_get_counters(g->sm[i]);
+        uint64_t *a = (uint64_t *)&c->sm;
+
+        for (size_t j = 0; j < sizeof(c->sm) / sizeof(uint64_t); j++)
+            a[j] += k[j];
+        /* The maximum is not a sum. */
+        a = (uint64_t *)&c->sm.lat_max;
+        *a = 0;
+        add_cache(&c->l1d, tm_sm_l1d(g->sm[i]));
+        add_cache(&c->l1i, tm_sm_l1i(g->sm[i]));
+        add_cache(&c->l1c, tm_sm_l1c(g->sm[i]));
+    }
+    for (uint32_t i = 0; g->sm && i < g->prm.nsm; i++) {
+        uint64_t m = tm_sm_get_counters(g->sm[i])->lat_max;
+
+        if (m > c->sm.lat_max)
+            c->sm.lat_max = m;
+    }
+    if (g->ms)
+        mem_system_get_stats(g->ms, &c->mem);
+    /* Machines rebuilt after a fault still count. */
+    {
+        struct tm_counters r = g->retired;
+
+        r.cycles = r.dram_cycles = r.warp_insts = r.thread_insts = r.ctas = r.kernels = 0;
+        r.sm.lat_max = 0;
+        tm_counters_add(c, &r);
+    }
+}
+
+static void per_sm_ratios(const struct tm_gpu *g, const struct tm_sm_counters *before, double *ract,
+                          double *util)
+{
+    double sa = 0, su = 0;
+
+    for (uint32_t i = 0; i < g->prm.nsm; i++) {
+        const struct tm_sm_counters *k = tm_sm_get_counters(g->sm[i]);
+        const struct tm_sm_counters *b = &before[i];
+        uint64_t act = k->n_act - b->n_act, inact = k->n_inact - b->n_inact;
+        uint64_t cyc = k->cycles - b->cycles;
+
+        sa += act + inact ? (double)act / (double)(act + inact) : 0;
+        su += cyc ? (double)(k->busy_cycles - b->busy_cycles) / (double)cyc : 0;
+    }
+    *ract = sa / g->prm.nsm;
+    *util = su / g->prm.nsm;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+struct occ {
+    uint32_t warps, regs, shared, max;
+    const char *limiter;
+};
+
+static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct occ *o,
+                     struct ps_err *err)
+{
+    const struct tm_params *p = &g->prm;
+    const struct isa_program *prog = L->p;
+    struct isa_resources r;
+    uint32_t threads = L->block[0] * L->block[1] * L->block[2], per_thread, lim;
+
+    if (isa_resources_of(prog->m, L->kernel, &r))
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    per_thread = r.regs32 < p->max_regs_per_thread ? r.regs32 : p->max_regs_per_thread;
+    if (!per_thread)
+        per_thread = 1;
+    o->warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
+    o->regs = per_thread * o->warps * ISA_WARP_SIZE;
+    o->shared = prog->ki[L->kernel].dyn_off + L->dyn_shared;
+    o->max = p->max_ctas;
+    o->limiter = "cta_slots";
+    lim = p->max_warps / o->warps;
+    if (lim < o->max) {
+        o->max = lim;
+        o->limiter = "threads";
+    }
+    lim = o->regs ? p->regs / o->regs : o->max;
+    if (lim < o->max) {
+        o->max = lim;
+        o->limiter = "registers";
+    }
+    lim = o->shared ? p->shmem / o->shared : o->max;
+    if (lim < o->max) {
+        o->max = lim;
+        o->limiter = "shared_memory";
+    }
+    if (!o->max)
+        return ps_err_set(err, PS_EINVAL,
+                          "kernel '%s' does not fit on an SM: %u warps, %u registers, %u bytes of "
+                          "shared memory per CTA (SM: %u warps, %u registers, %u bytes)",
+                          prog->m->funcs[L->kernel]->name, o->warps, o->regs, o->shared,
+                          p->max_warps, p->regs, p->shmem);
+    return 0;
+}
+
+struct run {
+    struct isa_launch *L;
+    struct occ occ;
+    uint64_t nctas, next_cta;
+    uint32_t rr;
+    uint64_t last_issue_cycle, last_issued;
+    double t0, last_progress;
+    uint64_t sample_next;
+    struct tm_sm_counters *sample_base;
+};
+
+static void issue_ctas(struct tm_gpu *g, struct run *r)
+{
+    uint32_t nsm = g->prm.nsm;
+
+    for (uint32_t k = 0; k < nsm && r->next_cta < r->nctas; k++) {
+        uint32_t i = (r->rr + k) % nsm;
+        struct tm_sm *s = g->sm[i];
+        uint32_t lim = g->cs->limit(g->cs_st, i);
+
+        if (lim > r->occ.max)
+            lim = r->occ.max;
+        if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, r->occ.warps, r->occ.regs, r->occ.shared))
+            continue;
+        if (tm_sm_launch_cta(s, (uint32_t)r->next_cta, r->occ.regs, &g->warp_seq))
+            continue;
+        r->next_cta++;
+        g->ctas++;
+    }
+    r->rr = (r->rr + 1) % nsm;
+}
+
+static void sample(struct tm_gpu *g, struct run *r)
+{
+    if (!g->cs->on_sample || g->core_now < r->sample_next)
+        return;
+    r->sample_next = g->core_now + g->prm.sample_period;
+    for (uint32_t i = 0; i < g->prm.nsm; i++) {
+        const struct tm_sm_counters *k = tm_sm_get_counters(g->sm[i]);
+        struct tm_sm_counters *b = &r->sample_base[i];
+        struct pol_sm_sample s = {k->cycles - b->cycles, k->c_idle - b->c_idle,
+                                  k->c_mem - b->c_mem, k->issued - b->issued,
+                                  tm_sm_ctas(g->sm[i]), r->occ.max};
+
+        g->cs->on_sample(g->cs_st, i, &s, g->core_now);
+        *b = *k;
+    }
+}
+
+static void progress(struct tm_gpu *g, struct run *r)
+{
+    double t;
+    uint64_t insts = 0;
+
+    if (!g->prm.progress_interval || (g->core_now & 4095))
+        return;
+    t = now_s();
+    if (t - r->last_progress < g->prm.progress_interval)
+        return;
+    r->last_progress = t;
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        insts += tm_sm_issued(g->sm[i]);
+    fprintf(stderr,
+            "ptxsim: %s: cycle %llu, %llu warp insts, %.0f sim cycles/s, CTAs done %llu/%llu "
+            "(%.0f%%)\n",
+            g->dev ? r->L->p->m->funcs[r->L->kernel]->name : "?",
+            (unsigned long long)g->core_now, (unsigned long long)r->L->warp_insts,
+            (double)g->core_now / (t - r->t0 + 1e-9), (unsigned long long)(r->next_cta),
+            (unsigned long long)r->nctas, 100.0 * (double)r->next_cta / (double)r->nctas);
+    (void)insts;
+}
+
+/* Stops a launch that cannot progress or ran past a configured cap. */
+static int watchdog(struct tm_gpu *g, struct run *r)
+{
+    uint64_t issued = 0;
+    const struct tm_params *p = &g->prm;
+
+    if (p->max_insn && g->thread_insts + r->L->thread_insts >= p->max_insn)
+        return ps_err_set(r->L->err, PS_ERUNAWAY,
+                          "stopped at -gpgpu_max_insn %llu thread instructions",
+                          (unsigned long long)p->max_insn);
+    if (p->max_cycle && g->core_now >= p->max_cycle)
+        return ps_err_set(r->L->err, PS_ERUNAWAY, "stopped at -gpgpu_max_cycle %llu cycles",
+                          (unsigned long long)p->max_cycle);
+    if (g->dev && isa_device_config(g->dev)->insn_budget &&
+        r->L->warp_insts > isa_device_config(g->dev)->insn_budget) {
+        for (uint32_t i = 0; i < p->nsm; i++) {
+            struct isa_warp *w = tm_sm_barrier_warp(g->sm[i]);
+
+            if (w)
+                return isa_fault(w, 0, PS_ERUNAWAY, 0,
+                                 "runaway kernel: more than %llu warp instructions",
+                                 (unsigned long long)isa_device_config(g->dev)->insn_budget);
+        }
+    }
+    if (!p->deadlock_detect || (g->core_now & 1023))
+        return 0;
+    for (uint32_t i = 0; i < p->nsm; i++)
+        issued += tm_sm_issued(g->sm[i]);
+    if (issued != r->last_issued || mem_system_busy(g->ms)) {
+        r->last_issued = issued;
+        r->last_issue_cycle = g->core_now;
+        return 0;
+    }
+    if (g->core_now - r->last_issue_cycle < DEADLOCK_CYCLES)
+        return 0;
+    for (uint32_t i = 0; i < p->nsm; i++) {
+        struct isa_warp *w = tm_sm_barrier_warp(g->sm[i]);
+
+        if (w)
+            return isa_fault(w, w->live ? (uint32_t)__builtin_ctz(w->live) : 0, PS_EDEADLOCK, 0,
+                             "deadlock: no instruction issued for %u cycles; warp %u waits at "
+                             "barrier %u",
+                             DEADLOCK_CYCLES, w->id, w->bar_id);
+    }
+    return ps_err_set(r->L->err, PS_EDEADLOCK, "deadlock: no instruction issued for %u cycles",
+                      DEADLOCK_CYCLES);
+}
+
+static bool finished(const struct tm_gpu *g, const struct run *r)
+{
+    if (r->next_cta < r->nctas)
+        return false;
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        if (!tm_sm_idle(g->sm[i]))
+            return false;
+    return !mem_system_busy(g->ms);
+}
+
+static int core_cycle(struct tm_gpu *g, struct run *r)
+{
+    int rc;
+
+    g->core_now++;
+    issue_ctas(g, r);
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        if ((rc = tm_sm_cycle(g->sm[i], g->core_now)))
+            return rc;
+    sample(g, r);
+    progress(g, r);
+    return watchdog(g, r);
+}
+
+static int run_loop(struct tm_gpu *g, struct run *r)
+{
+    int rc;
+
+    while (!finished(g, r)) {
+        uint64_t t = g->t_fs[0];
+
+        for (int d = 1; d < D_COUNT; d++)
+            if (g->t_fs[d] < t)
+                t = g->t_fs[d];
+        if (g->t_fs[D_CORE] == t && (rc = core_cycle(g, r)))
+            return rc;
+        if (g->t_fs[D_ICNT] == t)
+            mem_system_icnt_cycle(g->ms);
+        if (g->t_fs[D_L2] == t)
+            mem_system_l2_cycle(g->ms);
+        if (g->t_fs[D_DRAM] == t) {
+            g->dram_now++;
+            mem_system_dram_cycle(g->ms);
+        }
+        for (int d = 0; d < D_COUNT; d++)
+            if (g->t_fs[d] == t)
+                g->t_fs[d] += g->period_fs[d];
+    }
+    return 0;
+}
+
+static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_counters *before,
+                       double wall)
+{
+    struct tm_stats *s = &g->last;
+    const struct isa_launch *L = r->L;
+    struct tm_counters now;
+
+    gather(g, &now);
+    memset(s, 0, sizeof(*s));
+    snprintf(s->kernel, sizeof(s->kernel), "%s", L->p->m->funcs[L->kernel]->name);
+    memcpy(s->grid, L->grid, sizeof(s->grid));
+    memcpy(s->block, L->block, sizeof(s->block));
+    s->nsm = g->prm.nsm;
+    s->max_warps = g->prm.max_warps;
+    s->max_ctas_per_sm = r->occ.max;
+    s->occ_limiter = r->occ.limiter;
+    s->core_mhz = g->prm.clk[D_CORE];
+    s->dram_mhz = g->prm.clk[D_DRAM];
+    s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips *
+                                   g->prm.dram.bus_width * g->prm.dram.data_cmd_ratio;
+    s->wall_s = wall;
+    tm_counters_sub(&s->c, &now, before);
+    s->c.sm.lat_max = now.sm.lat_max;
+    per_sm_ratios(g, r->sample_base + g->prm.nsm, &s->ract, &s->util);
+    g->total.c = now;
+    snprintf(g->total.kernel, sizeof(g->total.kernel), "(all kernels)");
+    g->total.nsm = s->nsm;
+    g->total.max_warps = s->max_warps;
+    g->total.core_mhz = s->core_mhz;
+    g->total.dram_mhz = s->dram_mhz;
+    g->total.dram_peak_bytes_per_cycle = s->dram_peak_bytes_per_cycle;
+    g->total.wall_s += wall;
+    g->total.max_ctas_per_sm = s->max_ctas_per_sm;
+    g->total.occ_limiter = s->occ_limiter;
+}
+
+/* After a fault the SMs hold half-run CTAs and the memory system in-flight requests: rebuild. */
+static void rebuild_after_fault(struct tm_gpu *g)
+{
+    struct tm_counters c;
+    struct ps_err e;
+
+    gather(g, &c);
+    g->retired = c;
+    machine_free(g);
+    ps_err_clear(&e);
+    machine_build(g, &e);
+}
+
+int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
+                  struct ps_err *err)
+{
+    struct isa_launch L;
+    struct tm_itable it = {0};
+    struct run r = {0};
+    struct tm_counters before;
+    double t0 = now_s();
+    int rc;
+
+    ps_err_clear(err);
+    if (!g->sm)
+        return ps_err_set(err, PS_ENOMEM, "the timing model could not be rebuilt after a fault");
+    if ((rc = isa_launch_init(&L, p, ld, err)))
+        goto out_launch;
+    r.L = &L;
+    r.nctas = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
+    r.t0 = r.last_progress = t0;
+    r.sample_next = g->core_now + g->prm.sample_period;
+    r.sample_base = calloc(2 * (size_t)g->prm.nsm, sizeof(*r.sample_base));
+    if (!r.sample_base) {
+        rc = ps_err_set(err, PS_ENOMEM, "out of memory");
+        goto out_launch;
+    }
+    if ((rc = occupancy(g, &L, &r.occ, err)) || (rc = tm_itable_init(&it, p, &g->prm)))
+        goto out_launch;
+    for (uint32_t i = 0; i < g->prm.nsm; i++) {
+        r.sample_base[i] = *tm_sm_get_counters(g->sm[i]);
+        r.sample_base[g->prm.nsm + i] = r.sample_base[i];
+    }
+    if (g->cs->on_kernel)
+        g->cs->on_kernel(g->cs_st, r.occ.max);
+    gather(g, &before);
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        tm_sm_kernel_begin(g->sm[i], &L, &it);
+    /* Kernel launch latency: the GPU idles before the first CTA issues. */
+    for (uint32_t c = 0; c < g->prm.kernel_launch_latency; c++)
+        g->core_now++;
+    rc = run_loop(g, &r);
+    g->warp_insts += L.warp_insts;
+    g->thread_insts += L.thread_insts;
+    g->kernels++;
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        tm_sm_kernel_end(g->sm[i]);
+    fill_stats(g, &r, &before, now_s() - t0);
+    if (rc)
+        rebuild_after_fault(g);
+out_launch:
+    tm_itable_fini(&it);
+    free(r.sample_base);
+    isa_launch_fini(&L);
+    return rc;
+}
+
+const struct tm_stats *tm_gpu_last(const struct tm_gpu *g)
+{
+    return &g->last;
+}
+
+const struct tm_stats *tm_gpu_total(const struct tm_gpu *g)
+{
+    return &g->total;
+}
+
+double tm_gpu_time_ns(const struct tm_gpu *g)
+{
+    return (double)g->core_now * 1000.0 / g->prm.clk[D_CORE];
+}
+
+const struct ps_config *tm_gpu_config(const struct tm_gpu *g)
+{
+    return &g->cfg;
+}

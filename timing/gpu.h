@@ -1,0 +1,35 @@
+/*
+ * The timing model's public face: a clocked GPU built from a configuration
+ * that runs kernel launches cycle by cycle (functional results identical to
+ * the functional launcher) and reports statistics per kernel and in total.
+ */
+#ifndef PTXSIM_TIMING_GPU_H
+#define PTXSIM_TIMING_GPU_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/config.h"
+#include "common/err.h"
+#include "isa/engine.h"
+#include "timing/stats.h"
+
+struct tm_gpu;
+
+/* cfg is copied; dev is the functional device the kernels run on. */
+int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm_gpu **out,
+                  struct ps_err *err);
+void tm_gpu_destroy(struct tm_gpu *g);
+
+/* Runs one launch in the timing model. Returns 0 or an error / device fault code. */
+int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
+                  struct ps_err *err);
+
+/* Statistics of the last launch and of every launch so far. */
+const struct tm_stats *tm_gpu_last(const struct tm_gpu *g);
+const struct tm_stats *tm_gpu_total(const struct tm_gpu *g);
+/* Simulated time so far in nanoseconds (core cycles at the core clock). */
+double tm_gpu_time_ns(const struct tm_gpu *g);
+const struct ps_config *tm_gpu_config(const struct tm_gpu *g);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * The timing model's machine description, taken once from the option table
+ * (common/config.h) with every composite value (clock domains, cache
+ * strings, latency lists, DRAM timing) parsed and checked, so the per-cycle
+ * code reads plain numbers.
+ */
+#ifndef PTXSIM_TIMING_PARAMS_H
+#define PTXSIM_TIMING_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/config.h"
+#include "common/err.h"
+#include "memsys/addrmap.h"
+#include "memsys/cache.h"
+#include "memsys/dram.h"
+
+struct tm_params {
+    /* Shader cores. */
+    uint32_t nsm;
+    uint32_t max_threads, max_warps, max_ctas, regs, shmem;
+    uint32_t nsched;
+    uint32_t n_sp, n_sfu, n_dp;
+    uint32_t lat_int[6], ii_int[6], lat_fp[5], ii_fp[5], lat_dp[5], ii_dp[5];
+    uint32_t lat_sfu, ii_sfu;
+    uint32_t reg_banks;
+    bool bank_use_warp_id;
+    uint32_t fetch_per_cycle; /* warps fetched per cycle */
+    uint32_t ibuffer;         /* instructions fetched at once per warp */
+    uint32_t max_regs_per_thread;
+    /* SM memory pipeline. */
+    uint32_t l1_latency, smem_latency, const_latency;
+    uint32_t shmem_banks, shmem_warp_parts;
+    bool shmem_limited_bcast;
+    bool skip_l1d, flush_l1;
+    struct mem_cache_geom l1d, l1i, l1c, l2;
+    /* Memory partitions. */
+    uint32_t nmem, nsub;
+    uint32_t rop_latency, dram_latency;
+    uint32_t partq[4]; /* icnt->L2, L2->DRAM, DRAM->L2, L2->icnt */
+    struct mem_dram_params dram;
+    struct mem_addrmap amap;
+    /* Interconnect. */
+    uint32_t flit_bytes, icnt_latency, icnt_in_flits, eject_pkts;
+    /* Clocks in MHz: core, interconnect, L2, DRAM (command clock). */
+    double clk[4];
+    /* Policies (names point into the configuration, which outlives the GPU). */
+    const char *warp_sched, *cta_sched, *l1d_policy;
+    uint32_t cta_limit, sample_period;
+    /* Run control. */
+    uint64_t max_cycle, max_insn;
+    bool deadlock_detect;
+    uint32_t progress_interval;
+    uint32_t kernel_launch_latency, cta_launch_latency;
+};
+
+int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct ps_err *err);
+
+#endif

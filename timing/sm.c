@@ -1,0 +1,971 @@
+/*
+ * The SM pipeline, one core cycle at a time:
+ *   1. replies from the memory system fill the L1s; finished loads release
+ *      their destination registers;
+ *   2. one L1 miss per cycle leaves for the interconnect;
+ *   3. the LD/ST unit presents one request of the current memory
+ *      instruction to its cache;
+ *   4. each warp scheduler issues at most one instruction (execute at issue);
+ *   5. the fetch stage refills one warp's I-buffer through the L1I.
+ * The scoreboard is a per-register "ready at" cycle: ALU results become
+ * readable after their latency, load results when the last request returns.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/devmem.h"
+#include "isa/opcode.h"
+#include "memsys/coalesce.h"
+#include "timing/sm.h"
+
+#define NEVER UINT64_MAX
+/* Timing-only addresses of instructions and of local memory (outside device memory). */
+#define INST_BASE (UINT64_C(1) << 41)
+#define LOCAL_BASE (UINT64_C(1) << 40)
+#define INST_BYTES 8u
+#define LDST_QMAX (ISA_WARP_SIZE * 4)
+
+struct hwarp {
+    struct isa_warp *w; /* NULL: free slot */
+    struct cta *cta;
+    uint64_t age;
+    uint32_t ib_fidx, ib_pc, ib_n; /* I-buffer: ib_n instructions from ib_pc */
+    uint64_t ib_ready;             /* when the fetched instructions can issue */
+    bool fetching, ctrl, exited;
+    bool dmiss_seen;               /* first cycle of a wait on a missed load counted */
+    uint32_t loads;                /* load instructions in flight */
+    uint64_t *ready_at;            /* per register-pool slot */
+    size_t nready;
+    uint64_t insts, last_issue;
+};
+
+struct cta {
+    struct isa_cta c;
+    bool used;
+    uint32_t warps_left, regs;
+};
+
+struct ldrec {
+    uint32_t slot;      /* warp slot */
+    uint32_t remaining; /* requests not yet answered */
+    uint32_t ndst;
+    uint32_t dst[TM_MAX_DST]; /* register-pool indices */
+    uint32_t next_free;
+};
+
+struct hit {
+    uint64_t at;
+    uint64_t uid;
+};
+
+struct tm_sm {
+    struct tm_sm_env env;
+    const struct tm_params *prm;
+    uint32_t id;
+    struct isa_launch *L;
+    struct tm_itable *it;
+    struct hwarp *wp;
+    uint32_t nwarps_res;
+    struct cta *ctas;
+    uint32_t nctas, regs_used, shared_used;
+    void **sched;
+    struct pol_warp_view *views;
+    uint32_t *order;
+    uint32_t nviews_per_sched;
+    uint64_t unit_free[TM_UNIT_COUNT][8];
+    uint32_t nunits[TM_UNIT_COUNT];
+    struct mem_cache *l1d, *l1i, *l1c;
+    /* LD/ST unit: requests of the memory instruction being processed. */
+    struct mem_req ldq[LDST_QMAX];
+    uint32_t ldq_head, ldq_n;
+    bool ldq_const;
+    uint64_t ldst_free;
+    /* L1 hits waiting out the hit latency (constant latency: a FIFO). */
+    struct hit *hits;
+    uint32_t hits_cap, hits_head, hits_n;
+    struct ldrec *recs;
+    uint32_t nrecs, free_rec;
+    uint32_t fetch_rr;
+    uint32_t send_rr;
+    uint64_t now;
+    struct tm_sm_counters k;
+};
+
+static const uint32_t NO_REC = UINT32_MAX;
+
+/* ------------------------------------------------------------------ setup */
+
+struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err)
+{
+    const struct tm_params *p = env->prm;
+    struct tm_sm *s = calloc(1, sizeof(*s));
+    char name[32];
+
+    if (!s)
+        goto oom;
+    s->env = *env;
+    s->prm = p;
+    s->id = id;
+    s->wp = calloc(p->max_warps, sizeof(*s->wp));
+    s->ctas = calloc(p->max_ctas, sizeof(*s->ctas));
+    s->sched = calloc(p->nsched, sizeof(*s->sched));
+    s->nviews_per_sched = (p->max_warps + p->nsched - 1) / p->nsched;
+    s->views = calloc(s->nviews_per_sched, sizeof(*s->views));
+    s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
+    s->hits_cap = 256;
+    s->hits = malloc(s->hits_cap * sizeof(*s->hits));
+    if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->hits)
+        goto oom;
+    s->free_rec = NO_REC;
+    s->nunits[TM_UNIT_SP] = p->n_sp ? p->n_sp : 1;
+    s->nunits[TM_UNIT_SFU] = p->n_sfu ? p->n_sfu : 1;
+    s->nunits[TM_UNIT_DP] = p->n_dp ? p->n_dp : 1;
+    s->nunits[TM_UNIT_MEM] = 1;
+    for (uint32_t u = 0; u < TM_UNIT_COUNT; u++)
+        if (s->nunits[u] > 8)
+            s->nunits[u] = 8;
+    for (uint32_t i = 0; i < p->nsched; i++) {
+        struct pol_warp_sched_params wp = {i, p->nsched, p->max_warps, id, env->ws_args};
+
+        s->sched[i] = env->ws->create(&wp, err);
+        if (!s->sched[i])
+            goto fail;
+    }
+    snprintf(name, sizeof(name), "L1D[%u]", id);
+    s->l1d = mem_cache_create(&p->l1d, name, env->l1d_pol, env->l1d_args, id, err);
+    snprintf(name, sizeof(name), "L1I[%u]", id);
+    s->l1i = s->l1d ? mem_cache_create(&p->l1i, name, NULL, "", id, err) : NULL;
+    snprintf(name, sizeof(name), "L1C[%u]", id);
+    s->l1c = s->l1i ? mem_cache_create(&p->l1c, name, NULL, "", id, err) : NULL;
+    if (!s->l1c)
+        goto fail;
+    return s;
+oom:
+    ps_err_set(err, PS_ENOMEM, "out of memory");
+fail:
+    tm_sm_destroy(s);
+    return NULL;
+}
+
+void tm_sm_destroy(struct tm_sm *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; s->ctas && i < s->prm->max_ctas; i++)
+        if (s->ctas[i].used)
+            isa_cta_fini(&s->ctas[i].c);
+    for (uint32_t i = 0; s->wp && i < s->prm->max_warps; i++)
+        free(s->wp[i].ready_at);
+    for (uint32_t i = 0; s->sched && i < s->prm->nsched; i++)
+        if (s->sched[i])
+            s->env.ws->destroy(s->sched[i]);
+    mem_cache_destroy(s->l1d);
+    mem_cache_destroy(s->l1i);
+    mem_cache_destroy(s->l1c);
+    free(s->wp);
+    free(s->ctas);
+    free(s->sched);
+    free(s->views);
+    free(s->order);
+    free(s->hits);
+    free(s->recs);
+    free(s);
+}
+
+void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it)
+{
+    s->L = L;
+    s->it = it;
+}
+
+void tm_sm_kernel_end(struct tm_sm *s)
+{
+    if (s->prm->flush_l1)
+        mem_cache_invalidate(s->l1d);
+    /* Instructions of the next kernel live at other addresses; constants may change. */
+    mem_cache_invalidate(s->l1c);
+    s->L = NULL;
+    s->it = NULL;
+}
+
+uint32_t tm_sm_ctas(const struct tm_sm *s)
+{
+    return s->nctas;
+}
+
+bool tm_sm_fits(const struct tm_sm *s, uint32_t warps, uint32_t regs, uint32_t shared)
+{
+    const struct tm_params *p = s->prm;
+
+    return s->nctas < p->max_ctas && s->nwarps_res + warps <= p->max_warps &&
+           s->regs_used + regs <= p->regs && s->shared_used + shared <= p->shmem;
+}
+
+static void events(struct tm_sm *s, enum pol_warp_event e, uint32_t slot)
+{
+    if (s->env.ws->on_event)
+        s->env.ws->on_event(s->sched[slot % s->prm->nsched], e, slot, s->now);
+}
+
+static int grow_ready(struct hwarp *h)
+{
+    size_t need = h->w->regs_cap / ISA_WARP_SIZE + 1;
+
+    if (need <= h->nready)
+        return 0;
+    uint64_t *n = realloc(h->ready_at, need * sizeof(*n));
+    if (!n)
+        return PS_ENOMEM;
+    memset(n + h->nready, 0, (need - h->nready) * sizeof(*n));
+    h->ready_at = n;
+    h->nready = need;
+    return 0;
+}
+
+int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *warp_seq)
+{
+    struct cta *c = NULL;
+    uint32_t slot = 0;
+
+    for (uint32_t i = 0; i < s->prm->max_ctas && !c; i++)
+        if (!s->ctas[i].used)
+            c = &s->ctas[i];
+    if (!c)
+        return PS_EINVAL;
+    if (isa_cta_init(&c->c, s->L, linear)) {
+        isa_cta_fini(&c->c);
+        return ps_err_set(s->L->err, PS_ENOMEM, "out of memory creating a CTA");
+    }
+    c->used = true;
+    c->warps_left = c->c.nwarps;
+    c->regs = regs;
+    s->nctas++;
+    s->regs_used += regs;
+    s->shared_used += c->c.shared_bytes;
+    for (uint32_t i = 0; i < c->c.nwarps; i++) {
+        struct hwarp *h;
+
+        while (s->wp[slot].w)
+            slot++;
+        h = &s->wp[slot];
+        h->w = &c->c.warps[i];
+        h->cta = c;
+        h->age = (*warp_seq)++;
+        h->ib_n = 0;
+        h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
+        h->loads = 0;
+        h->insts = h->last_issue = 0;
+        h->nready = 0;
+        free(h->ready_at);
+        h->ready_at = NULL;
+        if (grow_ready(h))
+            return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
+        s->nwarps_res++;
+        events(s, POL_WARP_LAUNCHED, slot);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- retirement */
+
+static void warp_free(struct tm_sm *s, uint32_t slot)
+{
+    struct hwarp *h = &s->wp[slot];
+    struct cta *c = h->cta;
+
+    events(s, POL_WARP_EXITED, slot);
+    h->w = NULL;
+    h->cta = NULL;
+    s->nwarps_res--;
+    if (--c->warps_left)
+        return;
+    s->regs_used -= c->regs;
+    s->shared_used -= c->c.shared_bytes;
+    isa_cta_fini(&c->c);
+    c->used = false;
+    s->nctas--;
+    s->k.ctas_done++;
+}
+
+static void lat_record(struct tm_sm *s, uint64_t lat)
+{
+    uint32_t b = 0;
+
+    s->k.lat_sum += lat;
+    s->k.lat_n++;
+    if (lat > s->k.lat_max)
+        s->k.lat_max = lat;
+    while (b + 1 < TM_LAT_BUCKETS && (lat >> (b + 1)))
+        b++;
+    s->k.lat_hist[b]++;
+}
+
+/* One request of load record uid was answered. */
+static void complete(struct tm_sm *s, uint64_t uid)
+{
+    struct ldrec *r;
+    struct hwarp *h;
+
+    if (uid >= s->nrecs)
+        return;
+    r = &s->recs[uid];
+    if (--r->remaining)
+        return;
+    h = &s->wp[r->slot];
+    for (uint32_t i = 0; i < r->ndst; i++)
+        if (r->dst[i] < h->nready)
+            h->ready_at[r->dst[i]] = s->now;
+    h->loads--;
+    r->next_free = s->free_rec;
+    s->free_rec = (uint32_t)uid;
+    if (!h->loads) {
+        h->dmiss_seen = false;
+        events(s, POL_WARP_LOAD_DONE, r->slot);
+        if (h->exited)
+            warp_free(s, r->slot);
+    }
+}
+
+static uint32_t rec_alloc(struct tm_sm *s)
+{
+    if (s->free_rec == NO_REC) {
+        uint32_t n = s->nrecs ? s->nrecs * 2 : 64;
+        struct ldrec *nr = realloc(s->recs, n * sizeof(*nr));
+
+        if (!nr)
+            return NO_REC;
+        s->recs = nr;
+        for (uint32_t i = n; i-- > s->nrecs;) {
+            nr[i].next_free = s->free_rec;
+            s->free_rec = i;
+        }
+        s->nrecs = n;
+    }
+    uint32_t i = s->free_rec;
+    s->free_rec = s->recs[i].next_free;
+    return i;
+}
+
+/* --------------------------------------------------------------- memory */
+
+static void hit_push(struct tm_sm *s, uint64_t at, uint64_t uid)
+{
+    if (s->hits_n == s->hits_cap) {
+        struct hit *n = malloc(2 * s->hits_cap * sizeof(*n));
+
+        if (!n)
+            return;
+        for (uint32_t i = 0; i < s->hits_n; i++)
+            n[i] = s->hits[(s->hits_head + i) % s->hits_cap];
+        free(s->hits);
+        s->hits = n;
+        s->hits_head = 0;
+        s->hits_cap *= 2;
+    }
+    s->hits[(s->hits_head + s->hits_n++) % s->hits_cap] = (struct hit){at, uid};
+}
+
+static void fetch_done(struct tm_sm *s, const struct mem_req *r)
+{
+    struct hwarp *h = &s->wp[r->warp];
+
+    if (!h->w || !h->fetching)
+        return;
+    h->fetching = false;
+    h->ib_ready = s->now + 1;
+}
+
+static void take_replies(struct tm_sm *s)
+{
+    struct mem_req r;
+
+    while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
+        struct mem_cache *c = r.space == MEM_INST ? s->l1i : r.space == MEM_CONST ? s->l1c : s->l1d;
+
+        lat_record(s, s->now - r.t_issue);
+        mem_cache_fill(c, &r, s->now);
+    }
+    while (mem_cache_pop_ready(s->l1i, &r))
+        fetch_done(s, &r);
+    while (mem_cache_pop_ready(s->l1c, &r))
+        complete(s, r.uid);
+    while (mem_cache_pop_ready(s->l1d, &r))
+        complete(s, r.uid);
+    while (s->hits_n && s->hits[s->hits_head].at <= s->now) {
+        uint64_t uid = s->hits[s->hits_head].uid;
+
+        s->hits_head = (s->hits_head + 1) % s->hits_cap;
+        s->hits_n--;
+        complete(s, uid);
+    }
+}
+
+/* One L1 miss per cycle onto the interconnect: I-cache, constant cache, data cache in turn. */
+static void send_miss(struct tm_sm *s)
+{
+    struct mem_cache *cs[3] = {s->l1i, s->l1c, s->l1d};
+
+    for (uint32_t k = 0; k < 3; k++) {
+        struct mem_cache *c = cs[(s->send_rr + k) % 3];
+        const struct mem_req *m = mem_cache_peek_miss(c);
+        struct mem_req r;
+
+        if (!m || !mem_system_can_send(s->env.ms, s->id, m))
+            continue;
+        mem_cache_pop_miss(c, &r);
+        r.t_issue = s->now;
+        r.sm = (uint16_t)s->id;
+        mem_system_send(s->env.ms, s->id, &r);
+        s->send_rr = (s->send_rr + k + 1) % 3;
+        return;
+    }
+}
+
+/* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
+static bool ldst_cycle(struct tm_sm *s)
+{
+    struct mem_req *r;
+    enum mem_cache_result res;
+
+    if (!s->ldq_n)
+        return false;
+    r = &s->ldq[s->ldq_head];
+    res = mem_cache_access(s->ldq_const ? s->l1c : s->l1d, r, s->now);
+    if (res == MEM_RESFAIL)
+        return true;
+    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
+        hit_push(s, s->now + s->prm->l1_latency, r->uid);
+    s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
+    s->ldq_n--;
+    return false;
+}
+
+/* ------------------------------------------------------------------ issue */
+
+static const struct tm_iinfo *next_instr(struct tm_sm *s, const struct hwarp *h, uint32_t *fidx,
+                                         uint32_t *pc)
+{
+    const struct isa_warp *w = h->w;
+
+    if (!w->sp || !w->nfr)
+        return NULL;
+    *fidx = w->fr[w->nfr - 1].fidx;
+    *pc = w->st[w->sp - 1].pc;
+    if (*pc >= w->cta->L->p->m->funcs[*fidx]->ninstrs)
+        return NULL;
+    return tm_itable_get(s->it, *fidx, *pc);
+}
+
+enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
+
+struct cand {
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    int unit_idx;
+};
+
+static int free_unit(const struct tm_sm *s, uint32_t unit)
+{
+    for (uint32_t i = 0; i < s->nunits[unit]; i++)
+        if (s->unit_free[unit][i] <= s->now)
+            return (int)i;
+    return -1;
+}
+
+/* Why warp h cannot issue now (W_EXEC: it can), in the dissertation's fixed order. */
+static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struct cand *c)
+{
+    size_t base;
+
+    if (h->w->state == ISA_WARP_BARRIER)
+        return W_SYNC;
+    if (h->w->state != ISA_WARP_READY)
+        return W_SYNC;
+    if (!h->ib_n || h->fetching || h->ib_ready > s->now)
+        return h->ctrl ? W_CTRL : W_FETCH;
+    c->ii = next_instr(s, h, &c->fidx, &c->pc);
+    if (!c->ii || c->fidx != h->ib_fidx || c->pc != h->ib_pc) {
+        /* The warp moved without issuing (a barrier released it past the bar): refetch. */
+        h->ib_n = 0;
+        return W_FETCH;
+    }
+    base = h->w->fr[h->w->nfr - 1].reg_base / ISA_WARP_SIZE;
+    for (uint32_t i = 0; i < c->ii->nsrc + c->ii->ndst; i++) {
+        uint32_t reg = i < c->ii->nsrc ? c->ii->src[i] : c->ii->dst[i - c->ii->nsrc];
+        uint64_t t = base + reg < h->nready ? h->ready_at[base + reg] : 0;
+
+        if (t > s->now) {
+            if (t != NEVER)
+                return W_DATA;
+            if (!h->dmiss_seen) {
+                h->dmiss_seen = true;
+                return W_DATA;
+            }
+            return W_DMISS;
+        }
+    }
+    if (c->ii->is_mem && (s->ldq_n || s->ldst_free > s->now))
+        return ldst_fail ? W_MSHR : W_STRUCT;
+    c->unit_idx = free_unit(s, c->ii->unit);
+    if (c->unit_idx < 0)
+        return W_STRUCT;
+    return W_EXEC;
+}
+
+/* The warp's next instruction needs a register that an outstanding load will fill. */
+static bool long_wait(struct tm_sm *s, const struct hwarp *h)
+{
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    size_t base;
+
+    if (!h->loads || !(ii = next_instr(s, h, &fidx, &pc)))
+        return false;
+    base = h->w->fr[h->w->nfr - 1].reg_base / ISA_WARP_SIZE;
+    for (uint32_t i = 0; i < ii->nsrc + ii->ndst; i++) {
+        uint32_t reg = i < ii->nsrc ? ii->src[i] : ii->dst[i - ii->nsrc];
+
+        if (base + reg < h->nready && h->ready_at[base + reg] == NEVER)
+            return true;
+    }
+    return false;
+}
+
+static uint32_t bank_extra(struct tm_sm *s, const struct tm_iinfo *ii, uint32_t slot)
+{
+    uint8_t cnt[64] = {0};
+    uint32_t nb = s->prm->reg_banks, worst = 1;
+
+    if (nb < 2 || ii->nsrc < 2)
+        return 0;
+    if (nb > 64)
+        nb = 64;
+    for (uint32_t i = 0; i < ii->nsrc; i++) {
+        uint32_t b = (ii->src[i] + (s->prm->bank_use_warp_id ? slot : 0)) % nb;
+
+        if (++cnt[b] > worst)
+            worst = cnt[b];
+    }
+    s->k.reg_bank_conflicts += worst - 1;
+    return worst - 1;
+}
+
+/* Physical address of a local-memory offset: words interleaved across the GPU's thread slots. */
+static uint64_t local_addr(const struct tm_sm *s, uint32_t slot, uint32_t lane, uint64_t off)
+{
+    uint64_t threads = (uint64_t)s->env.nsm * s->prm->max_warps * ISA_WARP_SIZE;
+    uint64_t tid = ((uint64_t)s->id * s->prm->max_warps + slot) * ISA_WARP_SIZE + lane;
+
+    return LOCAL_BASE + ((off >> 2) * threads + tid) * 4 + (off & 3);
+}
+
+enum lane_space { LS_GLOBAL, LS_LOCAL, LS_SHARED, LS_CONST, LS_PARAM, LS_COUNT };
+
+static enum lane_space lane_space_of(uint8_t space, uint64_t *a)
+{
+    switch (space) {
+    case ISA_SPACE_SHARED: return LS_SHARED;
+    case ISA_SPACE_LOCAL: return LS_LOCAL;
+    case ISA_SPACE_CONST: return LS_CONST;
+    case ISA_SPACE_PARAM: return LS_PARAM;
+    case ISA_SPACE_GENERIC:
+        if (*a >= ISA_SHARED_WINDOW && *a < ISA_SHARED_WINDOW + ISA_WINDOW_SIZE) {
+            *a -= ISA_SHARED_WINDOW;
+            return LS_SHARED;
+        }
+        if (*a >= ISA_LOCAL_WINDOW && *a < ISA_LOCAL_WINDOW + ISA_LOCAL_WINDOW_SIZE) {
+            *a -= ISA_LOCAL_WINDOW;
+            return LS_LOCAL;
+        }
+        if (*a >= ISA_PARAM_WINDOW && *a < ISA_PARAM_WINDOW + ISA_WINDOW_SIZE)
+            return LS_PARAM;
+        return LS_GLOBAL;
+    default: return LS_GLOBAL;
+    }
+}
+
+static void queue_reqs(struct tm_sm *s, const struct mem_req *reqs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && s->ldq_n < LDST_QMAX; i++) {
+        s->ldq[(s->ldq_head + s->ldq_n) % LDST_QMAX] = reqs[i];
+        s->ldq_n++;
+    }
+}
+
+/* Timing of a memory instruction that executed with `info`. Returns the cycle its result is ready. */
+static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_info *info,
+                          const struct tm_iinfo *ii, uint32_t *rec_out)
+{
+    const struct tm_params *p = s->prm;
+    const struct isa_instr *in = info->in;
+    uint64_t addr[ISA_WARP_SIZE], ready = s->now + p->lat_int[0];
+    uint32_t mask[LS_COUNT] = {0};
+    bool atomic = in->op == ISA_OP_ATOM || in->op == ISA_OP_RED;
+    bool store = info->is_store && !atomic;
+    struct mem_req tmpl = {0}, reqs[2 * MEM_MAX_WARP_REQS];
+    uint32_t n = 0, nconst = 0;
+
+    *rec_out = NO_REC;
+    s->ldst_free = s->now + 1;
+    if (!info->space || !info->active)
+        return ready;
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        if (!(info->active >> l & 1))
+            continue;
+        addr[l] = info->addr[l];
+        mask[lane_space_of(info->space, &addr[l])] |= UINT32_C(1) << l;
+    }
+    if (mask[LS_SHARED]) {
+        uint32_t cyc = mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
+                                        p->shmem_warp_parts, p->shmem_limited_bcast);
+
+        s->k.shmem_accesses++;
+        s->k.shmem_cycles += cyc;
+        s->ldst_free = s->now + cyc;
+        ready = s->now + p->smem_latency + cyc - 1;
+    }
+    tmpl.sm = (uint16_t)s->id;
+    tmpl.warp = (uint16_t)slot;
+    tmpl.pc = info->pc;
+    tmpl.fidx = info->fidx;
+    tmpl.cacheop = in->cache;
+    tmpl.uid = NEVER;
+    tmpl.type = atomic ? MEM_ATOMIC : store ? MEM_WRITE : MEM_READ;
+    if (mask[LS_CONST]) {
+        tmpl.space = MEM_CONST;
+        nconst = mem_coalesce(addr, mask[LS_CONST], info->size, p->l1c.line_bytes, &tmpl, reqs);
+        n = nconst;
+    } else if (mask[LS_GLOBAL] | mask[LS_LOCAL]) {
+        uint32_t line = atomic || p->skip_l1d || in->cache == ISA_CACHE_CG ? MEM_SECTOR_BYTES
+                                                                           : p->l1d.line_bytes;
+
+        if (mask[LS_GLOBAL]) {
+            tmpl.space = MEM_GLOBAL;
+            n = mem_coalesce(addr, mask[LS_GLOBAL], info->size, line, &tmpl, reqs);
+        }
+        if (mask[LS_LOCAL]) {
+            uint64_t la[ISA_WARP_SIZE];
+
+            for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+                la[l] = mask[LS_LOCAL] >> l & 1 ? local_addr(s, slot, l, addr[l]) : 0;
+            tmpl.space = MEM_LOCAL;
+            n += mem_coalesce(la, mask[LS_LOCAL], info->size, line, &tmpl, reqs + n);
+        }
+        s->k.gmem_insts++;
+        s->k.gmem_reqs += n;
+    }
+    if (mask[LS_PARAM] && !n && !mask[LS_SHARED])
+        ready = s->now + p->const_latency;
+    if (!n)
+        return ready;
+    s->k.const_reqs += nconst;
+    s->ldq_const = nconst > 0;
+    if (!store && ii->ndst) {
+        uint32_t r = rec_alloc(s);
+
+        if (r != NO_REC) {
+            struct ldrec *lr = &s->recs[r];
+
+            lr->slot = slot;
+            lr->remaining = n;
+            lr->ndst = 0;
+            for (uint32_t i = 0; i < n; i++)
+                reqs[i].uid = r;
+            *rec_out = r;
+            ready = NEVER;
+        }
+    }
+    queue_reqs(s, reqs, n);
+    return ready;
+}
+
+/* After issue: keep the I-buffer if the warp continues in sequence, else flush it. */
+static void ibuffer_advance(struct tm_sm *s, struct hwarp *h, const struct tm_iinfo *ii)
+{
+    const struct isa_warp *w = h->w;
+    uint32_t fidx, pc;
+
+    if (w->state == ISA_WARP_DONE || !w->sp) {
+        h->ib_n = 0;
+        return;
+    }
+    fidx = w->fr[w->nfr - 1].fidx;
+    pc = w->st[w->sp - 1].pc;
+    if (h->ib_n > 1 && fidx == h->ib_fidx && pc == h->ib_pc + 1) {
+        h->ib_pc++;
+        h->ib_n--;
+        h->ctrl = false;
+        return;
+    }
+    h->ctrl = ii->is_ctrl && !(fidx == h->ib_fidx && pc == h->ib_pc + 1);
+    h->ib_n = 0;
+    (void)s;
+}
+
+static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
+{
+    struct hwarp *h = &s->wp[slot];
+    struct isa_warp *w = h->w;
+    const struct tm_iinfo *ii = c->ii;
+    struct isa_step_info info;
+    size_t base = w->fr[w->nfr - 1].reg_base / ISA_WARP_SIZE;
+    uint32_t extra = bank_extra(s, ii, slot), rec = NO_REC;
+    uint64_t ready;
+    int rc;
+
+    info.space = 0;
+    rc = isa_warp_step(w, &info);
+    if (rc)
+        return rc;
+    if (grow_ready(h))
+        return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
+    s->k.issued++;
+    h->insts++;
+    h->last_issue = s->now;
+    if (ii->is_mem) {
+        ready = issue_mem(s, slot, &info, ii, &rec);
+        if (rec != NO_REC) {
+            for (uint32_t i = 0; i < ii->ndst; i++)
+                s->recs[rec].dst[s->recs[rec].ndst++] = (uint32_t)(base + ii->dst[i]);
+            h->loads++;
+            events(s, POL_WARP_LOAD_ISSUED, slot);
+        }
+    } else {
+        s->unit_free[ii->unit][c->unit_idx] = s->now + ii->ii;
+        ready = s->now + ii->lat + extra;
+    }
+    for (uint32_t i = 0; i < ii->ndst; i++)
+        if (base + ii->dst[i] < h->nready)
+            h->ready_at[base + ii->dst[i]] = ready;
+    if (w->state == ISA_WARP_BARRIER) {
+        events(s, POL_WARP_BARRIER, slot);
+        isa_cta_release_barriers(&h->cta->c);
+    }
+    ibuffer_advance(s, h, ii);
+    if (w->state == ISA_WARP_DONE) {
+        h->exited = true;
+        if (!h->loads)
+            warp_free(s, slot);
+    }
+    return 0;
+}
+
+static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, bool ready)
+{
+    const struct hwarp *h = &s->wp[slot];
+
+    v->slot = slot;
+    v->valid = h->w && !h->exited;
+    v->ready = ready;
+    v->at_barrier = h->w && h->w->state == ISA_WARP_BARRIER;
+    v->long_wait = h->w && long_wait(s, h);
+    v->age = h->age;
+    v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
+    v->pc = h->w && h->w->sp ? h->w->st[h->w->sp - 1].pc : 0;
+    v->insts = h->insts;
+    v->last_issue = h->last_issue;
+}
+
+static void count_why(struct tm_sm *s, enum why y)
+{
+    switch (y) {
+    case W_SYNC: s->k.st_sync++; break;
+    case W_FETCH: s->k.st_fetch++; break;
+    case W_CTRL: s->k.st_ctrl++; break;
+    case W_DATA: s->k.st_data++; break;
+    case W_DMISS: s->k.st_dmiss++; break;
+    case W_MSHR: s->k.st_mshr++; break;
+    case W_STRUCT: s->k.st_struct++; break;
+    case W_EXEC: s->k.st_exec++; break;
+    default: break;
+    }
+}
+
+struct cycle_sum {
+    bool issued, structural, mem_wait;
+};
+
+/* One scheduler: ask the policy for an order, issue the first warp that can go. */
+static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_sum *sum)
+{
+    const struct pol_warp_sched_ops *ws = s->env.ws;
+    uint32_t nsched = s->prm->nsched, nv = 0, n;
+
+    for (uint32_t slot = sid; slot < s->prm->max_warps; slot += nsched) {
+        const struct hwarp *h = &s->wp[slot];
+
+        if (!h->w || h->exited)
+            continue;
+        fill_view(s, slot, &s->views[nv], !h->fetching && h->ib_n && h->ib_ready <= s->now &&
+                                               h->w->state == ISA_WARP_READY);
+        if (s->views[nv].long_wait)
+            sum->mem_wait = true;
+        nv++;
+    }
+    s->k.sched_cycles++;
+    if (!nv) {
+        s->k.sched_empty++;
+        return 0;
+    }
+    n = ws->order(s->sched[sid], s->views, nv, s->order, s->now);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct pol_warp_view *v = &s->views[s->order[k]];
+        struct hwarp *h = &s->wp[v->slot];
+        struct cand c = {0};
+        enum why y;
+
+        if (!v->valid)
+            continue;
+        y = classify(s, h, ldst_fail, &c);
+        if (y == W_EXEC && ws->may_issue) {
+            struct pol_instr_view iv = {c.ii->is_mem, false, 0, c.pc};
+            const struct isa_instr *in = &h->w->cta->L->p->m->funcs[c.fidx]->instrs[c.pc];
+
+            iv.space = in->space;
+            iv.is_load = c.ii->is_mem && (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) &&
+                         in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_PARAM &&
+                         in->space != ISA_SPACE_CONST;
+            if (!ws->may_issue(s->sched[sid], v, &iv))
+                y = W_STRUCT;
+        }
+        count_why(s, y);
+        if (y == W_STRUCT || y == W_MSHR)
+            sum->structural = true;
+        if (y != W_EXEC)
+            continue;
+        int rc = issue(s, v->slot, &c);
+        if (rc)
+            return rc;
+        if (ws->on_issue)
+            ws->on_issue(s->sched[sid], v, s->now);
+        s->k.sched_issue++;
+        sum->issued = true;
+        return 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ fetch */
+
+static void fetch(struct tm_sm *s)
+{
+    uint32_t nw = s->prm->max_warps;
+
+    for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++)
+        for (uint32_t k = 0; k < nw; k++) {
+            uint32_t slot = (s->fetch_rr + k) % nw;
+            struct hwarp *h = &s->wp[slot];
+            struct mem_req r = {0};
+            enum mem_cache_result res;
+            uint32_t fidx, pc;
+
+            if (!h->w || h->exited || h->ib_n || h->fetching ||
+                h->w->state == ISA_WARP_DONE || !h->w->sp)
+                continue;
+            fidx = h->w->fr[h->w->nfr - 1].fidx;
+            pc = h->w->st[h->w->sp - 1].pc;
+            r.addr = INST_BASE + ((uint64_t)fidx << 24) + (uint64_t)pc * INST_BYTES;
+            r.addr -= r.addr % s->prm->l1i.line_bytes;
+            r.bytes = s->prm->l1i.line_bytes;
+            r.sector_mask = 0xf;
+            r.type = MEM_READ;
+            r.space = MEM_INST;
+            r.sm = (uint16_t)s->id;
+            r.warp = (uint16_t)slot;
+            r.pc = pc;
+            r.fidx = fidx;
+            r.uid = slot;
+            res = mem_cache_access(s->l1i, &r, s->now);
+            if (res == MEM_RESFAIL)
+                continue;
+            s->k.ifetch_reqs++;
+            h->ib_fidx = fidx;
+            h->ib_pc = pc;
+            h->ib_n = s->prm->ibuffer;
+            h->ctrl = false;
+            if (res == MEM_HIT)
+                h->ib_ready = s->now + 1;
+            else
+                h->fetching = true;
+            s->fetch_rr = (slot + 1) % nw;
+            break;
+        }
+}
+
+/* ------------------------------------------------------------------ cycle */
+
+int tm_sm_cycle(struct tm_sm *s, uint64_t now)
+{
+    struct cycle_sum sum = {false, false, false};
+    bool ldst_fail;
+    int rc;
+
+    s->now = now;
+    s->k.cycles++;
+    if (!s->nctas && tm_sm_idle(s))
+        return 0;
+    if (s->nctas)
+        s->k.busy_cycles++;
+    s->k.warps_resident += s->nwarps_res;
+    take_replies(s);
+    send_miss(s);
+    ldst_fail = ldst_cycle(s);
+    for (uint32_t i = 0; i < s->prm->nsched; i++)
+        if ((rc = schedule(s, i, ldst_fail, &sum)))
+            return rc;
+    fetch(s);
+    if (sum.issued) {
+        s->k.n_act++;
+    } else {
+        s->k.n_inact++;
+        if (sum.structural)
+            s->k.c_stall++;
+        else if (sum.mem_wait)
+            s->k.c_mem++;
+        else
+            s->k.c_idle++;
+    }
+    return 0;
+}
+
+bool tm_sm_idle(const struct tm_sm *s)
+{
+    return !s->nctas && !s->ldq_n && !s->hits_n && !mem_cache_busy(s->l1d) &&
+           !mem_cache_busy(s->l1i) && !mem_cache_busy(s->l1c);
+}
+
+uint64_t tm_sm_issued(const struct tm_sm *s)
+{
+    return s->k.issued;
+}
+
+struct isa_warp *tm_sm_barrier_warp(const struct tm_sm *s)
+{
+    for (uint32_t i = 0; i < s->prm->max_warps; i++)
+        if (s->wp[i].w && s->wp[i].w->state == ISA_WARP_BARRIER)
+            return s->wp[i].w;
+    for (uint32_t i = 0; i < s->prm->max_warps; i++)
+        if (s->wp[i].w && !s->wp[i].exited)
+            return s->wp[i].w;
+    return NULL;
+}
+
+const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s)
+{
+    return &s->k;
+}
+
+const struct mem_cache *tm_sm_l1d(const struct tm_sm *s)
+{
+    return s->l1d;
+}
+
+const struct mem_cache *tm_sm_l1i(const struct tm_sm *s)
+{
+    return s->l1i;
+}
+
+const struct mem_cache *tm_sm_l1c(const struct tm_sm *s)
+{
+    return s->l1c;
+}

@@ -1,0 +1,81 @@
+/*
+ * One streaming multiprocessor: warp slots with I-buffers and a
+ * scoreboard, CTA slots, warp schedulers chosen by policy, SP/SFU/DP
+ * pipelines with initiation intervals, a register-bank model, the LD/ST unit
+ * with the coalescer, shared-memory banks, and the L1D, L1I and L1C caches.
+ * Instructions execute functionally (isa_warp_step) when they issue; the
+ * SM models when their results become visible.
+ */
+#ifndef PTXSIM_TIMING_SM_H
+#define PTXSIM_TIMING_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa/warp.h"
+#include "memsys/cache.h"
+#include "memsys/memsys.h"
+#include "policies/warp_sched.h"
+#include "timing/iinfo.h"
+#include "timing/params.h"
+
+#define TM_LAT_BUCKETS 20
+
+/* Cumulative per-SM counters (all uint64_t so snapshots subtract field by field). */
+struct tm_sm_counters {
+    uint64_t cycles;        /* core cycles the SM was clocked during kernels */
+    uint64_t busy_cycles;   /* cycles with at least one resident CTA */
+    uint64_t n_act, n_inact, c_idle, c_mem, c_stall;
+    uint64_t issued;        /* warp instructions issued */
+    uint64_t sched_cycles, sched_issue, sched_empty; /* scheduler-cycles: all, issued, no warp */
+    uint64_t st_sync, st_fetch, st_ctrl, st_data, st_dmiss, st_mshr, st_struct, st_exec;
+    uint64_t warps_resident; /* sum over cycles of resident warps (achieved occupancy) */
+    uint64_t ctas_done;
+    uint64_t shmem_accesses, shmem_cycles;
+    uint64_t reg_bank_conflicts;
+    uint64_t gmem_insts, gmem_reqs, const_reqs, ifetch_reqs;
+    uint64_t lat_sum, lat_n, lat_max; /* memory latency of L1 misses, core cycles */
+    uint64_t lat_hist[TM_LAT_BUCKETS]; /* bucket i: latency in [2^i, 2^(i+1)) */
+};
+
+struct tm_sm;
+
+struct tm_sm_env {
+    const struct tm_params *prm;
+    struct mem_system *ms;
+    const struct pol_warp_sched_ops *ws;
+    const char *ws_args;
+    const struct pol_l1d_ops *l1d_pol;
+    const char *l1d_args;
+    uint32_t nsm;
+};
+
+struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err);
+void tm_sm_destroy(struct tm_sm *s);
+
+/* A kernel starts or ends on this SM (L1 flush at the end when configured). */
+void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it);
+void tm_sm_kernel_end(struct tm_sm *s);
+
+/* Resident CTAs and room for another of `warps` warps, `regs` registers, `shared` bytes. */
+uint32_t tm_sm_ctas(const struct tm_sm *s);
+bool tm_sm_fits(const struct tm_sm *s, uint32_t warps, uint32_t regs, uint32_t shared);
+/* Starts CTA `linear` of the current launch; returns 0 or an error code. */
+int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *warp_seq);
+
+/* One core cycle. Returns 0 or a device fault (the launch's err is filled). */
+int tm_sm_cycle(struct tm_sm *s, uint64_t now);
+
+/* Nothing resident and nothing in flight. */
+bool tm_sm_idle(const struct tm_sm *s);
+/* Warp instructions issued since creation (progress watchdog). */
+uint64_t tm_sm_issued(const struct tm_sm *s);
+/* A warp waiting at a barrier, for the deadlock report (NULL if none). */
+struct isa_warp *tm_sm_barrier_warp(const struct tm_sm *s);
+
+const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s);
+const struct mem_cache *tm_sm_l1d(const struct tm_sm *s);
+const struct mem_cache *tm_sm_l1i(const struct tm_sm *s);
+const struct mem_cache *tm_sm_l1c(const struct tm_sm *s);
+
+#endif

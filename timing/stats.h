@@ -1,0 +1,48 @@
+/*
+ * Statistics of a timing run: counters gathered from the SMs, caches,
+ * interconnect and DRAM, for one kernel (a difference of snapshots) or for
+ * the whole run, printed as text with GPGPU-Sim's names where one exists
+ * and as JSON.
+ */
+#ifndef PTXSIM_TIMING_STATS_H
+#define PTXSIM_TIMING_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "memsys/memsys.h"
+#include "timing/sm.h"
+
+/* Every field is a uint64_t counter so that snapshots subtract field by field. */
+struct tm_counters {
+    uint64_t cycles;       /* core cycles */
+    uint64_t warp_insts, thread_insts, ctas, kernels;
+    struct tm_sm_counters sm;     /* summed over SMs */
+    struct mem_cache_stats l1d, l1i, l1c;
+    struct mem_system_stats mem;
+    uint64_t dram_cycles;
+};
+
+struct tm_stats {
+    char kernel[128];
+    uint32_t grid[3], block[3];
+    uint32_t nsm, max_warps, max_ctas_per_sm; /* occupancy limit of the kernel (last kernel) */
+    const char *occ_limiter;
+    double core_mhz, dram_mhz;
+    double dram_peak_bytes_per_cycle; /* all channels, per DRAM command cycle */
+    double ract;       /* mean over SMs of N_act / (N_act + N_inact) */
+    double util;       /* mean over SMs of busy cycles / cycles */
+    double wall_s;
+    struct tm_counters c;
+};
+
+void tm_counters_sub(struct tm_counters *out, const struct tm_counters *a,
+                     const struct tm_counters *b);
+void tm_counters_add(struct tm_counters *acc, const struct tm_counters *x);
+
+/* name: "kernel" or "total". */
+void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out);
+/* One JSON object (no trailing newline). */
+void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent);
+
+#endif
