@@ -118,13 +118,16 @@ static uint64_t sreg_lane(struct xctx *x, enum isa_sreg r, unsigned comp, uint32
     case ISA_SREG_LANEID: return lane;
     case ISA_SREG_WARPID: return w->id;
     case ISA_SREG_NWARPID: return 48;
-    case ISA_SREG_SMID: return w->cta->linear % (x->p->dev->cfg.nsm ? x->p->dev->cfg.nsm : 1);
+    case ISA_SREG_SMID: return w->cta->smid;
     case ISA_SREG_NSMID: return x->p->dev->cfg.nsm;
     case ISA_SREG_GRIDID: return L->gridid;
-    /* Functional mode has no time: clocks count the warp's instructions, deterministically. */
-    case ISA_SREG_CLOCK: return (uint32_t)w->insts;
-    case ISA_SREG_CLOCK_HI: return (uint32_t)(w->insts >> 32);
-    case ISA_SREG_CLOCK64: return w->insts;
+    /*
+     * Functional mode has no time: clocks count the warp's instructions,
+     * deterministically. Under the timing model they read the SM's cycle.
+     */
+    case ISA_SREG_CLOCK: return (uint32_t)(w->cta->clock ? *w->cta->clock : w->insts);
+    case ISA_SREG_CLOCK_HI: return (uint32_t)((w->cta->clock ? *w->cta->clock : w->insts) >> 32);
+    case ISA_SREG_CLOCK64: return w->cta->clock ? *w->cta->clock : w->insts;
     case ISA_SREG_GLOBALTIMER: return L->warp_insts * 1000;
     case ISA_SREG_GLOBALTIMER_LO: return (uint32_t)(L->warp_insts * 1000);
     case ISA_SREG_GLOBALTIMER_HI: return (uint32_t)((L->warp_insts * 1000) >> 32);

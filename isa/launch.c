@@ -251,6 +251,7 @@ int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint32_t linear)
     c->ctaid[0] = linear % L->grid[0];
     c->ctaid[1] = linear / L->grid[0] % L->grid[1];
     c->ctaid[2] = linear / (L->grid[0] * L->grid[1]);
+    c->smid = linear % (L->dev->cfg.nsm ? L->dev->cfg.nsm : 1);
     c->nthreads = L->block[0] * L->block[1] * L->block[2];
     c->nwarps = (c->nthreads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
     c->shared_bytes = ki->dyn_off + L->dyn_shared;

@@ -124,6 +124,9 @@ struct isa_cta {
     uint32_t shared_bytes;
     struct isa_warp *warps;
     struct isa_bar bar[ISA_NUM_BARRIERS];
+    /* Set by whoever runs the CTA: the SM it is on, and (timing model) that SM's cycle counter. */
+    uint32_t smid;
+    const uint64_t *clock; /* NULL: %clock counts the warp's instructions */
 };
 
 struct isa_launch {

@@ -232,9 +232,17 @@ static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct 
     if (isa_resources_of(prog->m, L->kernel, &r))
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     per_thread = r.regs32 < p->max_regs_per_thread ? r.regs32 : p->max_regs_per_thread;
+    o->warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
+    /*
+     * PTX declares virtual registers; ptxas fits a kernel into what one CTA
+     * may use (spilling if it must), so the estimate is capped to let one
+     * CTA fit.
+     */
+    lim = p->regs / (o->warps * ISA_WARP_SIZE);
+    if (per_thread > lim)
+        per_thread = lim;
     if (!per_thread)
         per_thread = 1;
-    o->warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
     o->regs = per_thread * o->warps * ISA_WARP_SIZE;
     o->shared = prog->ki[L->kernel].dyn_off + L->dyn_shared;
     o->max = p->max_ctas;

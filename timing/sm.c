@@ -236,6 +236,8 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         isa_cta_fini(&c->c);
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory creating a CTA");
     }
+    c->c.smid = s->id;
+    c->c.clock = &s->now;
     c->used = true;
     c->warps_left = c->c.nwarps;
     c->regs = regs;
@@ -737,10 +739,11 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     for (uint32_t i = 0; i < ii->ndst; i++)
         if (base + ii->dst[i] < h->nready)
             h->ready_at[base + ii->dst[i]] = ready;
-    if (w->state == ISA_WARP_BARRIER) {
+    if (w->state == ISA_WARP_BARRIER)
         events(s, POL_WARP_BARRIER, slot);
+    /* bar.arrive does not wait but may complete a barrier others wait at. */
+    if (ii->is_bar)
         isa_cta_release_barriers(&h->cta->c);
-    }
     ibuffer_advance(s, h, ii);
     if (w->state == ISA_WARP_DONE) {
         h->exited = true;

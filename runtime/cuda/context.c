@@ -50,6 +50,8 @@ static cudaError_t read_env(struct rt_ctx *c)
         ps_config_init(&c->cfg);
         return cudaErrorInitializationError;
     }
+    /* Both modes simulate the configured machine's SM count (%nsmid, device properties). */
+    c->opts.nsm = (uint32_t)(c->cfg.gpgpu_n_clusters * c->cfg.gpgpu_n_cores_per_cluster);
     if (mode && *mode && strcmp(mode, "functional") && strcmp(mode, "timing"))
         return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
     /* Without PTXSIM_MODE the configuration decides, as -gpgpu_ptx_sim_mode does in GPGPU-Sim. */

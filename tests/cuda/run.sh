@@ -18,7 +18,9 @@
 #
 # Environment (from AM_TESTS_ENVIRONMENT): PTXSIM (the ptxsim binary), NVCC
 # (skip, exit 77, when unset or missing), srcdir (top source dir).
-# Optional: CUDA_TEST_JOBS (parallel builds and runs; default nproc),
+# Optional: CUDA_TEST_MODES (simulation modes to run every program in, default
+# "functional timing"; with both, a program's stdout must also be the same in
+# both modes), CUDA_TEST_JOBS (parallel builds and runs; default nproc),
 # CUDA_TEST_TIMEOUT (seconds per run; default 60), CUDA_TEST_KEEP=1 (keep
 # the build directory), CUDA_TEST_BUILD_ONLY=1 (build, do not run).
 # Arguments: program names to run only those (e.g. `run.sh bfs compress`;
@@ -35,6 +37,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 here="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cuda"
 jobs="${CUDA_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 limit="${CUDA_TEST_TIMEOUT:-60}"
+modes="${CUDA_TEST_MODES:-functional timing}"
 nvcc_flags="-cudart shared -arch=sm_75 -O2"
 compress_modes="default none speed balance size"
 
@@ -133,20 +136,22 @@ t1=$(date +%s)
 
 # ---- run (in parallel) ----------------------------------------------------------
 run_one() {
-    local id pass flags srcs dir
+    local id pass flags srcs dir mode
     IFS='|' read -r id pass flags srcs <<<"$1"
     [ "$(cat "$tmp/log/$id.build_rc")" = 0 ] || return 0
-    dir="$tmp/run/$id"
-    mkdir -p "$dir"
-    # The outer redirection catches the shell's own "Segmentation fault" note.
-    {
-        (cd "$dir" && timeout -k 5 "$limit" "$PTXSIM" run -- "$tmp/bin/$id") \
-            >"$tmp/log/$id.out" 2>"$tmp/log/$id.err" </dev/null
-        echo $? >"$tmp/log/$id.rc"
-    } 2>>"$tmp/log/$id.err"
+    for mode in $modes; do
+        dir="$tmp/run/$id.$mode"
+        mkdir -p "$dir"
+        # The outer redirection catches the shell's own "Segmentation fault" note.
+        {
+            (cd "$dir" && timeout -k 5 "$limit" "$PTXSIM" run --mode "$mode" -- "$tmp/bin/$id") \
+                >"$tmp/log/$id.$mode.out" 2>"$tmp/log/$id.$mode.err" </dev/null
+            echo $? >"$tmp/log/$id.$mode.rc"
+        } 2>>"$tmp/log/$id.$mode.err"
+    done
 }
 export -f run_one
-export limit PTXSIM
+export limit PTXSIM modes
 
 if [ "$build_only" != 1 ]; then
     xargs -d '\n' -P "$jobs" -n 1 bash -c 'run_one "$1"' _ <"$tmp/jobs"
@@ -177,8 +182,10 @@ while IFS='|' read -r id name flags srcs; do
         fi
         continue
     fi
-    rc=$(cat "$tmp/log/$id.rc")
-    out="$tmp/log/$id.out"
+    first=""
+    for mode in $modes; do
+    rc=$(cat "$tmp/log/$id.$mode.rc")
+    out="$tmp/log/$id.$mode.out"
     line=$(grep -E "^(PASS|FAIL) $name( |:|\$)" "$out" | tail -n 1)
     why=""
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -194,18 +201,22 @@ while IFS='|' read -r id name flags srcs; do
     elif [ -f "$here/$name.expected" ] && [ "$id" = "$name" ] &&
         ! diff -u "$here/$name.expected" "$out" >"$tmp/log/$id.diff" 2>&1; then
         why="stdout differs from $name.expected"
+    elif [ -n "$first" ] && ! diff -u "$first" "$out" >"$tmp/log/$id.diff" 2>&1; then
+        why="stdout differs from the ${modes%% *} run"
     fi
+    first=${first:-$out}
     if [ -z "$why" ]; then
         pass=$((pass + 1))
         note=${line#PASS "$name"}
-        echo "PASS: $id${note}"
+        echo "PASS: $id [$mode]${note}"
     else
         fail=$((fail + 1))
-        echo "FAIL: $id: $why"
+        echo "FAIL: $id [$mode]: $why"
         [ -s "$tmp/log/$id.diff" ] && show "$tmp/log/$id.diff"
-        show "$tmp/log/$id.err"
+        show "$tmp/log/$id.$mode.err"
         [ -s "$tmp/log/$id.diff" ] || show "$out"
     fi
+    done
 done <"$tmp/jobs"
 
 echo "time: build $((t1 - t0)) s, run $((t2 - t1)) s ($total programs, $jobs jobs)"

@@ -3,7 +3,7 @@
 # programs (tests/cudart/*.cu and samples/vecadd.cu) built by
 # `$NVCC -cudart shared -arch=sm_75`, run unmodified, their output and exit
 # status checked. Also: a statically linked program is refused, --stats
-# writes JSON, --mode timing is refused, and an unimplemented runtime call
+# writes JSON (timing mode by default, deterministic), a misspelt option is refused, and an unimplemented runtime call
 # fails with cudaErrorNotSupported and names itself.
 #
 # A sanitizer build of ptxsim has a sanitized libcudart; `ptxsim run`
@@ -108,18 +108,30 @@ if build sample "$top/samples/vecadd.cu" -cudart shared; then
     if python3 - "$tmp/stats.json" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert list(s) == ["total", "kernels"], list(s)
+assert list(s) == ["total", "kernels", "timing_total", "config"], list(s)
 k = s["kernels"]
 assert len(k) == 1 and k[0]["name"] == "_Z6vecaddPKfS0_Pfi", k
 assert k[0]["grid"] == [256, 1, 1] and k[0]["block"] == [256, 1, 1], k
 assert k[0]["cycles"] > 0 and k[0]["warp_insn"] > 0 and k[0]["thread_insn"] > 0, k
 assert abs(k[0]["ipc"] - k[0]["thread_insn"] / k[0]["cycles"]) < 1e-3, k
 assert s["total"]["kernels"] == 1 and s["total"]["cycles"] == k[0]["cycles"], s
+t = k[0]["timing"]
+assert t["cycles"] == k[0]["cycles"] and t["warp_insn"] == k[0]["warp_insn"], t
+assert t["l1d"]["reads"] == 4096 and t["l1d"]["writes"] == 2048, t["l1d"]
+assert t["dram"]["reads"] > 0 and 0 < t["dram"]["utilization"] <= 1, t["dram"]
+assert s["config"]["gpgpu_n_clusters"] == 15 and s["config"]["gpgpu_scheduler"] == "gto"
 EOF
     then
-        ok "sample: --stats JSON"
+        ok "sample: --stats JSON (timing mode, the default)"
     else
         bad "sample: --stats JSON: $(cat "$tmp/stats.json" 2>&1)"
+    fi
+    run sample --mode functional --stats fstats.json
+    check sample 0 $? "vecadd: 65536 elements, 0 wrong"
+    if python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert list(s) == ["total", "kernels"], list(s)' "$tmp/fstats.json"; then
+        ok "sample: --mode functional stats"
+    else
+        bad "sample: --mode functional stats: $(cat "$tmp/fstats.json" 2>&1)"
     fi
 fi
 
@@ -134,13 +146,26 @@ if build static "$top/samples/vecadd.cu"; then
     fi
 fi
 
+# Timing mode is deterministic: two runs give the same statistics (wall-clock figures aside).
 if [ -x "$tmp/sample" ]; then
-    run sample --mode timing
-    rc=$?
-    if [ "$rc" -eq 1 ] && grep -q "not supported yet" "$tmp/sample.err"; then
-        ok "--mode timing refused"
+    run sample --mode timing --stats t1.json && run sample --mode timing --stats t2.json
+    if python3 - "$tmp/t1.json" "$tmp/t2.json" <<'EOF'
+import json, re, sys
+def norm(p):
+    return re.sub(r'"(wall_s|sim_rate)": [0-9.e+-]+', '', open(p).read())
+assert norm(sys.argv[1]) == norm(sys.argv[2])
+EOF
+    then
+        ok "--mode timing: identical statistics on a second run"
     else
-        bad "--mode timing: exit $rc: $(cat "$tmp/sample.err")"
+        bad "--mode timing: statistics differ between runs"
+    fi
+    run sample -o gpgpu_n_cluster=3
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "did you mean '-gpgpu_n_clusters'" "$tmp/sample.err"; then
+        ok "unknown option refused with a suggestion"
+    else
+        bad "unknown option: exit $rc: $(cat "$tmp/sample.err")"
     fi
 fi
 
