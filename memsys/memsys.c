@@ -147,6 +147,11 @@ bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *ou
     return mem_icnt_pop(ms->reply, sm, out);
 }
 
+bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm)
+{
+    return mem_icnt_peek(ms->reply, sm) != NULL;
+}
+
 void mem_system_icnt_cycle(struct mem_system *ms)
 {
     mem_icnt_cycle(ms->req);

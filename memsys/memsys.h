@@ -54,6 +54,8 @@ uint32_t mem_req_reply_bytes(const struct mem_req *r);
 bool mem_system_can_send(const struct mem_system *ms, uint32_t sm, const struct mem_req *r);
 void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r);
 bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out);
+/* A reply waits for SM sm. */
+bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm);
 
 /* One cycle of each clock domain. */
 void mem_system_icnt_cycle(struct mem_system *ms);

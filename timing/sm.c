@@ -37,6 +37,9 @@ struct hwarp {
     uint64_t *ready_at;            /* per register-pool slot */
     size_t nready;
     uint64_t insts, last_issue;
+    /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
+    const struct tm_iinfo *nx_ii;
+    uint32_t nx_fidx, nx_pc;
 };
 
 struct cta {
@@ -89,6 +92,16 @@ struct tm_sm {
     uint32_t send_rr;
     uint64_t now;
     struct tm_sm_counters k;
+    /*
+     * Skipping dead cycles: after two cycles in a row without an issue the SM
+     * sleeps until the earliest cycle anything can change (a result becomes
+     * readable, a pipe frees, a hit returns) or a reply arrives; each skipped
+     * cycle adds the counters of the last simulated one, which it would have
+     * repeated exactly.
+     */
+    uint64_t sleep_until;
+    bool quiet;                   /* the last simulated cycle issued nothing */
+    struct tm_sm_counters before, delta;
 };
 
 static const uint32_t NO_REC = UINT32_MAX;
@@ -236,6 +249,8 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         isa_cta_fini(&c->c);
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory creating a CTA");
     }
+    s->sleep_until = 0;
+    s->quiet = false;
     c->c.smid = s->id;
     c->c.clock = &s->now;
     c->used = true;
@@ -257,6 +272,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
         h->loads = 0;
         h->insts = h->last_issue = 0;
+        h->nx_ii = NULL;
         h->nready = 0;
         free(h->ready_at);
         h->ready_at = NULL;
@@ -377,33 +393,38 @@ static void fetch_done(struct tm_sm *s, const struct mem_req *r)
     h->ib_ready = s->now + 1;
 }
 
-static void take_replies(struct tm_sm *s)
+/* Returns whether anything arrived or completed. */
+static bool take_replies(struct tm_sm *s)
 {
     struct mem_req r;
+    bool any = false;
 
     while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
         struct mem_cache *c = r.space == MEM_INST ? s->l1i : r.space == MEM_CONST ? s->l1c : s->l1d;
 
         lat_record(s, s->now - r.t_issue);
         mem_cache_fill(c, &r, s->now);
+        any = true;
     }
     while (mem_cache_pop_ready(s->l1i, &r))
-        fetch_done(s, &r);
+        fetch_done(s, &r), any = true;
     while (mem_cache_pop_ready(s->l1c, &r))
-        complete(s, r.uid);
+        complete(s, r.uid), any = true;
     while (mem_cache_pop_ready(s->l1d, &r))
-        complete(s, r.uid);
+        complete(s, r.uid), any = true;
     while (s->hits_n && s->hits[s->hits_head].at <= s->now) {
         uint64_t uid = s->hits[s->hits_head].uid;
 
         s->hits_head = (s->hits_head + 1) % s->hits_cap;
         s->hits_n--;
         complete(s, uid);
+        any = true;
     }
+    return any;
 }
 
 /* One L1 miss per cycle onto the interconnect: I-cache, constant cache, data cache in turn. */
-static void send_miss(struct tm_sm *s)
+static bool send_miss(struct tm_sm *s)
 {
     struct mem_cache *cs[3] = {s->l1i, s->l1c, s->l1d};
 
@@ -419,8 +440,9 @@ static void send_miss(struct tm_sm *s)
         r.sm = (uint16_t)s->id;
         mem_system_send(s->env.ms, s->id, &r);
         s->send_rr = (s->send_rr + k + 1) % 3;
-        return;
+        return true;
     }
+    return false;
 }
 
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
@@ -444,7 +466,7 @@ static bool ldst_cycle(struct tm_sm *s)
 
 /* ------------------------------------------------------------------ issue */
 
-static const struct tm_iinfo *next_instr(struct tm_sm *s, const struct hwarp *h, uint32_t *fidx,
+static const struct tm_iinfo *next_instr(struct tm_sm *s, struct hwarp *h, uint32_t *fidx,
                                          uint32_t *pc)
 {
     const struct isa_warp *w = h->w;
@@ -453,9 +475,14 @@ static const struct tm_iinfo *next_instr(struct tm_sm *s, const struct hwarp *h,
         return NULL;
     *fidx = w->fr[w->nfr - 1].fidx;
     *pc = w->st[w->sp - 1].pc;
+    if (h->nx_ii && h->nx_pc == *pc && h->nx_fidx == *fidx)
+        return h->nx_ii;
     if (*pc >= w->cta->L->p->m->funcs[*fidx]->ninstrs)
         return NULL;
-    return tm_itable_get(s->it, *fidx, *pc);
+    h->nx_ii = tm_itable_get(s->it, *fidx, *pc);
+    h->nx_fidx = *fidx;
+    h->nx_pc = *pc;
+    return h->nx_ii;
 }
 
 enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
@@ -515,7 +542,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
 }
 
 /* The warp's next instruction needs a register that an outstanding load will fill. */
-static bool long_wait(struct tm_sm *s, const struct hwarp *h)
+static bool long_wait(struct tm_sm *s, struct hwarp *h)
 {
     const struct tm_iinfo *ii;
     uint32_t fidx, pc;
@@ -755,7 +782,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
 
 static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, bool ready)
 {
-    const struct hwarp *h = &s->wp[slot];
+    struct hwarp *h = &s->wp[slot];
 
     v->slot = slot;
     v->valid = h->w && !h->exited;
@@ -850,8 +877,10 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
 
 /* ------------------------------------------------------------------ fetch */
 
-static void fetch(struct tm_sm *s)
+static bool fetch(struct tm_sm *s)
 {
+    bool any = false;
+
     uint32_t nw = s->prm->max_warps;
 
     for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++)
@@ -891,32 +920,117 @@ static void fetch(struct tm_sm *s)
             else
                 h->fetching = true;
             s->fetch_rr = (slot + 1) % nw;
+            any = true;
             break;
         }
+    return any;
 }
 
 /* ------------------------------------------------------------------ cycle */
 
+/* The earliest cycle after now at which this SM could do anything new without a reply. */
+static uint64_t wake_time(struct tm_sm *s)
+{
+    uint64_t wake = NEVER, now = s->now;
+
+    if (s->ldq_n || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
+        mem_cache_peek_miss(s->l1d))
+        return now + 1;
+    if (s->hits_n && s->hits[s->hits_head].at < wake)
+        wake = s->hits[s->hits_head].at;
+    if (s->ldst_free > now && s->ldst_free < wake)
+        wake = s->ldst_free;
+    for (uint32_t u = 0; u < TM_UNIT_COUNT; u++)
+        for (uint32_t i = 0; i < s->nunits[u]; i++)
+            if (s->unit_free[u][i] > now && s->unit_free[u][i] < wake)
+                wake = s->unit_free[u][i];
+    for (uint32_t slot = 0; slot < s->prm->max_warps; slot++) {
+        struct hwarp *h = &s->wp[slot];
+        const struct tm_iinfo *ii;
+        uint32_t fidx, pc;
+        size_t base;
+        bool blocked = false;
+
+        if (!h->w || h->exited || h->w->state != ISA_WARP_READY)
+            continue;
+        if (!h->ib_n) {
+            if (h->fetching)
+                continue;
+            return now + 1;
+        }
+        if (h->ib_ready > now) {
+            wake = h->ib_ready < wake ? h->ib_ready : wake;
+            continue;
+        }
+        ii = next_instr(s, h, &fidx, &pc);
+        if (!ii || fidx != h->ib_fidx || pc != h->ib_pc)
+            return now + 1;
+        base = h->w->fr[h->w->nfr - 1].reg_base / ISA_WARP_SIZE;
+        for (uint32_t i = 0; i < ii->nsrc + ii->ndst; i++) {
+            uint32_t reg = i < ii->nsrc ? ii->src[i] : ii->dst[i - ii->nsrc];
+            uint64_t t = base + reg < h->nready ? h->ready_at[base + reg] : 0;
+
+            if (t > now) {
+                blocked = true;
+                wake = t < wake ? t : wake;
+            }
+        }
+        if (!blocked) /* waits for a pipe (covered above) or a policy's decision */
+            return now + 1;
+    }
+    return wake;
+}
+
+static void add_delta(struct tm_sm_counters *k, const struct tm_sm_counters *d)
+{
+    uint64_t *a = (uint64_t *)k;
+    const uint64_t *b = (const uint64_t *)d;
+
+    for (size_t i = 0; i < sizeof(*k) / sizeof(uint64_t); i++)
+        a[i] += b[i];
+}
+
+static void sub_counters(struct tm_sm_counters *out, const struct tm_sm_counters *a,
+                         const struct tm_sm_counters *b)
+{
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    uint64_t *o = (uint64_t *)out;
+
+    for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+        o[i] = x[i] - y[i];
+}
+
 int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 {
     struct cycle_sum sum = {false, false, false};
-    bool ldst_fail;
+    bool ldst_fail, was_quiet = s->quiet, active;
     int rc;
 
     s->now = now;
+    if (now < s->sleep_until) {
+        if (!mem_system_reply_ready(s->env.ms, s->id)) {
+            add_delta(&s->k, &s->delta);
+            return 0;
+        }
+        s->sleep_until = 0;
+        was_quiet = false;
+    }
+    if (was_quiet)
+        s->before = s->k;
     s->k.cycles++;
     if (!s->nctas && tm_sm_idle(s))
         return 0;
     if (s->nctas)
         s->k.busy_cycles++;
     s->k.warps_resident += s->nwarps_res;
-    take_replies(s);
-    send_miss(s);
+    active = take_replies(s);
+    active |= send_miss(s);
+    active |= s->ldq_n > 0;
     ldst_fail = ldst_cycle(s);
     for (uint32_t i = 0; i < s->prm->nsched; i++)
         if ((rc = schedule(s, i, ldst_fail, &sum)))
             return rc;
-    fetch(s);
+    active |= fetch(s);
     if (sum.issued) {
         s->k.n_act++;
     } else {
@@ -927,6 +1041,15 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
             s->k.c_mem++;
         else
             s->k.c_idle++;
+    }
+    s->quiet = !sum.issued && !active && s->nctas;
+    if (was_quiet && s->quiet) {
+        uint64_t wake = wake_time(s);
+
+        if (wake > now + 1) {
+            s->sleep_until = wake;
+            sub_counters(&s->delta, &s->k, &s->before);
+        }
     }
     return 0;
 }
