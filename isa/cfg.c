@@ -27,8 +27,7 @@ static bool is_uncond(const struct isa_instr *in)
     return in->guard == ISA_NONE;
 }
 
-/* Calls fn(target pc) for each control transfer target of instruction i. */
-static uint32_t targets_of(const struct isa_func *f, uint32_t i, uint32_t *out, uint32_t max)
+uint32_t isa_cfg_targets(const struct isa_func *f, uint32_t i, uint32_t *out, uint32_t max)
 {
     const struct isa_instr *in = &f->instrs[i];
     const struct isa_operand *o;
@@ -70,7 +69,7 @@ static int find_blocks(struct cfg_work *w)
     }
     leader[0] = 1;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = targets_of(f, i, tg, f->ntargets + 1);
+        uint32_t k = isa_cfg_targets(f, i, tg, f->ntargets + 1);
 
         while (k--)
             leader[tg[k]] = 1;
@@ -107,7 +106,7 @@ static uint32_t block_succs(struct cfg_work *w, uint32_t b, uint32_t *out, uint3
     uint32_t last = w->cfg->block_start[b + 1] - 1, n = 0, k;
     const struct isa_instr *in = &f->instrs[last];
 
-    k = targets_of(f, last, tg, f->ntargets + 1);
+    k = isa_cfg_targets(f, last, tg, f->ntargets + 1);
     for (uint32_t i = 0; i < k; i++)
         out[n++] = w->cfg->block_of[tg[i]];
     if (in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP)

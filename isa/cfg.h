@@ -23,4 +23,7 @@ struct isa_cfg {
 int isa_cfg_build(const struct isa_func *f, struct isa_cfg *cfg);
 void isa_cfg_free(struct isa_cfg *cfg);
 
+/* Branch targets (instruction indices) of instruction i of f: bra and brx; at most max. */
+uint32_t isa_cfg_targets(const struct isa_func *f, uint32_t i, uint32_t *out, uint32_t max);
+
 #endif

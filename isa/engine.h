@@ -60,6 +60,11 @@ int isa_program_var(const struct isa_program *p, const char *name, uint64_t *add
 uint32_t isa_kernel_nparams(const struct isa_program *p, uint32_t kernel);
 int isa_kernel_param(const struct isa_program *p, uint32_t kernel, uint32_t i, uint32_t *offset,
                      uint32_t *size);
+/*
+ * Estimated registers per thread of a kernel: its peak of live 32-bit register
+ * words (isa/regpressure.h), computed once; at least 1.
+ */
+uint32_t isa_kernel_regs(struct isa_program *p, uint32_t kernel);
 /* Static shared memory bytes of a kernel (excluding dynamic shared memory). */
 uint32_t isa_kernel_static_shared(const struct isa_program *p, uint32_t kernel);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "isa/exec_int.h"
+#include "isa/regpressure.h"
 
 struct kwalk {
     const struct isa_program *p;
@@ -139,6 +140,18 @@ static int kernel_image(struct isa_program *p, uint32_t kernel, struct ps_err *e
     free(k.depth);
     free(k.addr_taken);
     return 0;
+}
+
+uint32_t isa_kernel_regs(struct isa_program *p, uint32_t kernel)
+{
+    struct isa_kimage *ki = &p->ki[kernel];
+
+    if (!ki->regs_est) {
+        uint32_t r = isa_reg_pressure(p->m, kernel);
+
+        ki->regs_est = r == UINT32_MAX ? UINT32_MAX : r ? r : 1;
+    }
+    return ki->regs_est;
 }
 
 uint32_t isa_kernel_static_shared(const struct isa_program *p, uint32_t kernel)

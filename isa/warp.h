@@ -51,6 +51,7 @@ struct isa_kimage {
     uint32_t static_shared; /* bytes of static shared memory */
     uint32_t dyn_off;       /* where .extern .shared arrays start */
     uint32_t stack_bytes;   /* per-thread local memory the kernel needs */
+    uint32_t regs_est;      /* isa_reg_pressure of the kernel, 0 until first asked */
     bool ready;
 };
 

@@ -217,7 +217,7 @@ static void per_sm_ratios(const struct tm_gpu *g, const struct tm_sm_counters *b
 /* ---------------------------------------------------------------- launch */
 
 struct occ {
-    uint32_t warps, regs, shared, max;
+    uint32_t warps, regs, shared, max, regs_per_thread_est, regs_per_thread;
     const char *limiter;
 };
 
@@ -231,7 +231,12 @@ static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct 
 
     if (isa_resources_of(prog->m, L->kernel, &r))
         return ps_err_set(err, PS_ENOMEM, "out of memory");
-    per_thread = r.regs32 < p->max_regs_per_thread ? r.regs32 : p->max_regs_per_thread;
+    /* Peak live registers (ptxas-like), or the declared count if the analysis failed. */
+    per_thread = isa_kernel_regs(L->p, L->kernel);
+    if (per_thread == UINT32_MAX)
+        per_thread = r.regs32;
+    o->regs_per_thread_est = per_thread;
+    per_thread = per_thread < p->max_regs_per_thread ? per_thread : p->max_regs_per_thread;
     o->warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
     /*
      * PTX declares virtual registers; ptxas fits a kernel into what one CTA
@@ -243,6 +248,7 @@ static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct 
         per_thread = lim;
     if (!per_thread)
         per_thread = 1;
+    o->regs_per_thread = per_thread;
     o->regs = per_thread * o->warps * ISA_WARP_SIZE;
     o->shared = prog->ki[L->kernel].dyn_off + L->dyn_shared;
     o->max = p->max_ctas;
@@ -458,6 +464,7 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     s->max_warps = g->prm.max_warps;
     s->max_ctas_per_sm = r->occ.max;
     s->occ_limiter = r->occ.limiter;
+    s->regs_per_thread = r->occ.regs_per_thread;
     s->core_mhz = g->prm.clk[D_CORE];
     s->dram_mhz = g->prm.clk[D_DRAM];
     s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips *

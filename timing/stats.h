@@ -28,6 +28,7 @@ struct tm_stats {
     uint32_t grid[3], block[3];
     uint32_t nsm, max_warps, max_ctas_per_sm; /* occupancy limit of the kernel (last kernel) */
     const char *occ_limiter;
+    uint32_t regs_per_thread; /* the occupancy estimate's registers per thread */
     double core_mhz, dram_mhz;
     double dram_peak_bytes_per_cycle; /* all channels, per DRAM command cycle */
     double ract;       /* mean over SMs of N_act / (N_act + N_inact) */
