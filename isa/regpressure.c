@@ -138,25 +138,46 @@ static uint32_t weight_of(const struct isa_func *f, uint32_t r)
 static uint32_t func_pressure(const struct isa_module *m, uint32_t fidx, uint8_t *state,
                               uint32_t *memo, uint32_t depth);
 
-/* Words live across instruction i (its live-in plus its definitions) and any callee's need. */
-static uint32_t point_pressure(struct lv *l, uint32_t i, uint8_t *state, uint32_t *memo,
-                               uint32_t depth)
+static uint32_t weigh(const struct lv *l, const uint64_t *set)
 {
-    const struct isa_instr *in = &l->f->instrs[i];
-    uint64_t *tmp = l->def + (size_t)i * l->words, *live = l->in + (size_t)i * l->words;
     uint32_t words = 0;
 
     for (uint32_t w = 0; w < l->words; w++)
-        for (uint64_t b = live[w] | tmp[w]; b; b &= b - 1)
+        for (uint64_t b = set[w]; b; b &= b - 1)
             words += l->weight[w * 64 + (uint32_t)__builtin_ctzll(b)];
+    return words;
+}
+
+/*
+ * Registers needed at instruction i: the larger of what is live into it and
+ * what is live out of it (a value dying here can share a register with one
+ * born here), plus, at a call, the callee's own need on top of what survives it.
+ */
+static uint32_t point_pressure(struct lv *l, uint32_t i, uint64_t *out, uint32_t *tg,
+                               uint32_t maxtg, uint8_t *state, uint32_t *memo, uint32_t depth)
+{
+    const struct isa_func *f = l->f;
+    const struct isa_instr *in = &f->instrs[i];
+    uint32_t n = isa_cfg_targets(f, i, tg, maxtg), win, wout;
+
+    memset(out, 0, l->words * sizeof(uint64_t));
+    if (falls_through(in) && i + 1 < f->ninstrs)
+        for (uint32_t w = 0; w < l->words; w++)
+            out[w] |= l->in[(size_t)(i + 1) * l->words + w];
+    for (uint32_t k = 0; k < n; k++)
+        if (tg[k] < f->ninstrs)
+            for (uint32_t w = 0; w < l->words; w++)
+                out[w] |= l->in[(size_t)tg[k] * l->words + w];
+    win = weigh(l, l->in + (size_t)i * l->words);
+    wout = weigh(l, out);
     if (in->op == ISA_OP_CALL)
         for (uint32_t k = 0; k < in->nops; k++) {
-            const struct isa_operand *o = &l->f->ops[in->first_op + k];
+            const struct isa_operand *o = &f->ops[in->first_op + k];
 
             if (o->kind == ISA_OPND_FUNC && o->a < l->m->nfuncs)
-                words += func_pressure(l->m, o->a, state, memo, depth + 1);
+                wout += func_pressure(l->m, o->a, state, memo, depth + 1);
         }
-    return words;
+    return win > wout ? win : wout;
 }
 
 static uint32_t func_pressure(const struct isa_module *m, uint32_t fidx, uint8_t *state,
@@ -187,7 +208,7 @@ static uint32_t func_pressure(const struct isa_module *m, uint32_t fidx, uint8_t
         use_def(&l);
         solve(&l, out, tg, maxtg);
         for (uint32_t i = 0; i < f->ninstrs; i++) {
-            uint32_t p = point_pressure(&l, i, state, memo, depth);
+            uint32_t p = point_pressure(&l, i, out, tg, maxtg, state, memo, depth);
 
             if (p > best)
                 best = p;
