@@ -166,3 +166,38 @@ void mem_addrmap_decode(const struct mem_addrmap *m, struct mem_req *r)
     /* The low bank bits pick the sub-partition within the channel (GPGPU-Sim's rule). */
     r->part = (uint16_t)(chan * m->nsub + (r->bank & (m->nsub - 1)));
 }
+
+/* Removes the bits of v selected by mask, closing the gaps (the inverse of a deposit). */
+static uint64_t squeeze_out(uint64_t v, uint64_t mask)
+{
+    uint64_t out = 0;
+    unsigned j = 0;
+
+    for (unsigned i = 0; i < 64; i++)
+        if (!(mask >> i & 1))
+            out |= (v >> i & 1) << j++;
+    return out;
+}
+
+uint64_t mem_addrmap_partition_addr(const struct mem_addrmap *m, uint64_t a)
+{
+    uint64_t rest = a, sub_bits = 0, bank = m->mask_bank;
+
+    if (m->dramid_at >= 0) {
+        unsigned n = (unsigned)m->dramid_at;
+        uint64_t upper = a >> n;
+
+        rest = ((upper / m->nchan) << n) | (a & ((1ull << n) - 1));
+    } else if (m->mask_chan) {
+        rest = squeeze_out(a, m->mask_chan);
+        bank = squeeze_out(bank, m->mask_chan);
+    }
+    /* The lowest log2(nsub) bank bits chose the sub-partition. */
+    for (uint32_t n = m->nsub; n > 1 && bank; n >>= 1) {
+        uint64_t low = bank & -bank;
+
+        sub_bits |= low;
+        bank &= ~low;
+    }
+    return squeeze_out(rest, sub_bits);
+}

@@ -26,6 +26,13 @@ int mem_addrmap_parse(const char *s, uint32_t nchan, uint32_t nsub, uint32_t nbk
 /* Fills r->chan, r->part (chan * nsub + sub), r->bank, r->row and r->col from r->addr. */
 void mem_addrmap_decode(const struct mem_addrmap *m, struct mem_req *r);
 
+/*
+ * The address as one sub-partition sees it: channel and sub-partition bits
+ * removed. L2 slices index their sets with it; with the full address every
+ * slice would see only the few set-index values its channel's addresses carry.
+ */
+uint64_t mem_addrmap_partition_addr(const struct mem_addrmap *m, uint64_t addr);
+
 /* Parallel bit extract: the bits of v selected by mask, packed towards bit 0 in order. */
 uint64_t mem_pext(uint64_t v, uint64_t mask);
 

@@ -116,7 +116,7 @@ static void probe(struct mem_cache *c, const struct mem_req *r, struct probe *p)
     uint32_t base;
 
     p->line = r->addr >> c->line_shift;
-    p->set = mem_cache_geom_set_index(&c->g, r->addr);
+    p->set = mem_cache_set_of(c, r->addr);
     p->need = req_need(c, r);
     p->idx = NONE;
     base = p->set * c->g.assoc;

@@ -82,6 +82,14 @@ struct mem_cache *mem_cache_create(const struct mem_cache_geom *g, const char *n
                                    uint32_t sm, struct ps_err *err);
 void mem_cache_destroy(struct mem_cache *c);
 
+/*
+ * Sets take their index from fn(ctx, addr) instead of the address itself
+ * (tags stay full line addresses). An L2 slice uses the partition address,
+ * from which the channel and sub-partition bits are removed.
+ */
+void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx, uint64_t addr),
+                            const void *ctx);
+
 enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now);
 
 /* Next request for the next level (line fills, sent reads, writes, write-backs of dirty lines). */

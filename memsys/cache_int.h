@@ -95,7 +95,15 @@ struct mem_cache {
     uint64_t wb_seq;
     struct rq missq, ready;
     struct mem_cache_stats st;
+    /* Optional: the address the set index is taken from (L2 slices: the partition address). */
+    uint64_t (*index_addr)(const void *ctx, uint64_t addr);
+    const void *index_ctx;
 };
+
+static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)
+{
+    return mem_cache_geom_set_index(&c->g, c->index_addr ? c->index_addr(c->index_ctx, addr) : addr);
+}
 
 /* Sectors of addr's 128-byte line that [addr, addr + bytes) touches, clipped to that line. */
 uint8_t mem_cache_span_mask(uint64_t addr, uint32_t bytes);

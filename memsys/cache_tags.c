@@ -250,7 +250,7 @@ void mem_cache_install(struct mem_cache *c, uint32_t idx, uint64_t line, const s
 static uint32_t install_on_fill(struct mem_cache *c, const struct mshr *e, const struct mem_req *r,
                                 uint64_t now)
 {
-    uint32_t set = mem_cache_geom_set_index(&c->g, e->line << c->line_shift);
+    uint32_t set = mem_cache_set_of(c, e->line << c->line_shift);
     uint32_t idx = mem_cache_pick_victim(c, set, now);
 
     if (idx == NONE)
@@ -460,4 +460,11 @@ void mem_cache_destroy(struct mem_cache *c)
     free(c->mhash);
     free(c->toks);
     free(c);
+}
+
+void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx, uint64_t addr),
+                            const void *ctx)
+{
+    c->index_addr = fn;
+    c->index_ctx = ctx;
 }

@@ -44,6 +44,11 @@ uint32_t mem_req_reply_bytes(const struct mem_req *r)
     return r->type == MEM_WRITE ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
 }
 
+static uint64_t partition_addr(const void *ctx, uint64_t addr)
+{
+    return mem_addrmap_partition_addr(ctx, addr);
+}
+
 static int create_parts(struct mem_system *ms, struct ps_err *err)
 {
     const struct mem_system_params *p = &ms->p;
@@ -56,6 +61,7 @@ static int create_parts(struct mem_system *ms, struct ps_err *err)
         s->l2 = mem_cache_create(&p->l2, name, NULL, "", UINT32_MAX, err);
         if (!s->l2)
             return err ? err->code : PS_EINVAL;
+        mem_cache_set_index_fn(s->l2, partition_addr, &ms->p.amap);
         if (mem_fifo_init(&s->rop, p->partq[0]) || mem_fifo_init(&s->to_dram, p->partq[1]) ||
             mem_fifo_init(&s->replies, p->partq[3]))
             return ps_err_set(err, PS_ENOMEM, "out of memory");
