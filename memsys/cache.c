@@ -449,10 +449,14 @@ static enum mem_cache_result access_write(struct mem_cache *c, const struct mem_
     }
 }
 
-static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_result res)
+static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_result res,
+                  uint64_t now)
 {
     if (res == MEM_RESFAIL)
         return;
+    if (c->obs && res != MEM_SENT)
+        c->obs(c->obs_ctx, res == MEM_HIT ? MEM_OBS_HIT : MEM_OBS_MISS, r,
+               r->addr >> c->line_shift, r->warp, now);
     c->st.accesses++;
     if (r->type == MEM_READ)
         c->st.reads++;
@@ -476,7 +480,7 @@ enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req
         res = access_atomic(c, r, now);
     else
         res = access_read(c, r, now);
-    count(c, r, res);
+    count(c, r, res, now);
     return res;
 }
 

@@ -90,6 +90,17 @@ void mem_cache_destroy(struct mem_cache *c);
 void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx, uint64_t addr),
                             const void *ctx);
 
+/*
+ * Something that wants to see the cache's traffic (an SM forwarding it to a
+ * warp scheduler such as CCWS): every counted access (MEM_OBS_HIT or
+ * MEM_OBS_MISS, r the request), and every eviction of a valid line
+ * (MEM_OBS_EVICT, r NULL, line and the warp that allocated it).
+ */
+enum mem_obs_kind { MEM_OBS_HIT, MEM_OBS_MISS, MEM_OBS_EVICT };
+typedef void (*mem_cache_observer)(void *ctx, enum mem_obs_kind kind, const struct mem_req *r,
+                                   uint64_t line, uint16_t warp, uint64_t now);
+void mem_cache_set_observer(struct mem_cache *c, mem_cache_observer fn, void *ctx);
+
 enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now);
 
 /* Next request for the next level (line fills, sent reads, writes, write-backs of dirty lines). */

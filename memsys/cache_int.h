@@ -98,6 +98,8 @@ struct mem_cache {
     /* Optional: the address the set index is taken from (L2 slices: the partition address). */
     uint64_t (*index_addr)(const void *ctx, uint64_t addr);
     const void *index_ctx;
+    mem_cache_observer obs;
+    void *obs_ctx;
 };
 
 static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)

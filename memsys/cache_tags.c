@@ -223,6 +223,8 @@ void mem_cache_evict(struct mem_cache *c, uint32_t idx, uint32_t set, uint64_t n
             line_view(l, &v);
             c->pol->on_evict(c->pol_st, &v, set, idx - set * c->g.assoc, now);
         }
+        if (c->obs)
+            c->obs(c->obs_ctx, MEM_OBS_EVICT, NULL, l->tag, l->warp, now);
         c->st.evictions++;
     }
     l->valid = l->dirty = l->pending = 0;
@@ -467,4 +469,10 @@ void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx,
 {
     c->index_addr = fn;
     c->index_ctx = ctx;
+}
+
+void mem_cache_set_observer(struct mem_cache *c, mem_cache_observer fn, void *ctx)
+{
+    c->obs = fn;
+    c->obs_ctx = ctx;
 }

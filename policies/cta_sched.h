@@ -37,6 +37,12 @@ struct pol_cta_sched_ops {
     uint32_t (*limit)(void *st, uint32_t sm);
     /* Once per sampling period (NULL = not wanted). */
     void (*on_sample)(void *st, uint32_t sm, const struct pol_sm_sample *s, uint64_t now);
+    /*
+     * How many of SM sm's resident CTAs run; the others, the most recently
+     * assigned first, are paused: their warps are fetched and issued only when
+     * no running CTA's warp can be (NULL = none paused).
+     */
+    uint32_t (*run_limit)(void *st, uint32_t sm);
 };
 
 #endif

@@ -24,6 +24,7 @@ struct pol_warp_view {
     uint32_t pc;          /* next instruction index */
     uint64_t insts;       /* warp instructions issued so far */
     uint64_t last_issue;  /* cycle of its last issue (0 = never) */
+    bool paused;          /* its CTA is paused by the CTA policy (the SM tries it last) */
 };
 
 /* The next instruction of a warp, for may_issue (CCWS throttles loads only). */
@@ -41,6 +42,13 @@ enum pol_warp_event {
     POL_WARP_LOAD_DONE,   /* all its outstanding loads returned */
     POL_WARP_BARRIER,
     POL_WARP_L1_MISS,
+};
+
+/* L1D traffic an SM forwards to the scheduler owning the warp (CCWS's lost-locality detection). */
+enum pol_mem_event {
+    POL_MEM_L1_HIT,   /* warp `slot` hit line `line` */
+    POL_MEM_L1_MISS,  /* warp `slot` missed on line `line` */
+    POL_MEM_L1_EVICT, /* line `line`, allocated by warp `slot`, was evicted */
 };
 
 struct pol_warp_sched_params {
@@ -67,6 +75,8 @@ struct pol_warp_sched_ops {
     /* Optional notifications. */
     void (*on_issue)(void *st, const struct pol_warp_view *w, uint64_t now);
     void (*on_event)(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now);
+    /* L1D hits, misses and evictions of this scheduler's warps (NULL = not wanted). */
+    void (*on_mem)(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now);
 };
 
 #endif

@@ -82,7 +82,8 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
     g->ms = mem_system_create(&mp, err);
     if (!g->ms)
         return err && err->code ? err->code : PS_ENOMEM;
-    env = (struct tm_sm_env){p, g->ms, g->ws, g->ws_args, g->l1p, g->l1_args, p->nsm};
+    env = (struct tm_sm_env){p,         g->ms, g->ws, g->ws_args, g->l1p, g->l1_args,
+                             p->nsm,    g->cs, g->cs_st};
     g->sm = calloc(p->nsm, sizeof(*g->sm));
     if (!g->sm)
         return ps_err_set(err, PS_ENOMEM, "out of memory");

@@ -45,7 +45,9 @@ struct hwarp {
 struct cta {
     struct isa_cta c;
     bool used;
+    bool paused; /* the CTA policy holds it back (DYNCTA) */
     uint32_t warps_left, regs;
+    uint64_t seq; /* assignment order on this SM */
 };
 
 struct ldrec {
@@ -71,6 +73,8 @@ struct tm_sm {
     uint32_t nwarps_res;
     struct cta *ctas;
     uint32_t nctas, regs_used, shared_used;
+    uint64_t cta_seq;
+    bool any_paused;
     void **sched;
     struct pol_warp_view *views;
     uint32_t *order;
@@ -107,6 +111,21 @@ struct tm_sm {
 static const uint32_t NO_REC = UINT32_MAX;
 
 /* ------------------------------------------------------------------ setup */
+
+/* L1D traffic goes to the scheduler that owns the warp, for policies that learn from it (CCWS). */
+static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req *r, uint64_t line,
+                        uint16_t warp, uint64_t now)
+{
+    struct tm_sm *s = ctx;
+    enum pol_mem_event e = kind == MEM_OBS_HIT    ? POL_MEM_L1_HIT
+                           : kind == MEM_OBS_MISS ? POL_MEM_L1_MISS
+                                                  : POL_MEM_L1_EVICT;
+
+    if (r && r->type != MEM_READ)
+        return;
+    if (warp < s->prm->max_warps)
+        s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
+}
 
 struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err)
 {
@@ -152,6 +171,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->l1c = s->l1i ? mem_cache_create(&p->l1c, name, NULL, "", id, err) : NULL;
     if (!s->l1c)
         goto fail;
+    if (env->ws->on_mem)
+        mem_cache_set_observer(s->l1d, l1d_observe, s);
     return s;
 oom:
     ps_err_set(err, PS_ENOMEM, "out of memory");
@@ -254,6 +275,8 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
     c->c.smid = s->id;
     c->c.clock = &s->now;
     c->used = true;
+    c->paused = false;
+    c->seq = s->cta_seq++;
     c->warps_left = c->c.nwarps;
     c->regs = regs;
     s->nctas++;
@@ -794,6 +817,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->pc = h->w && h->w->sp ? h->w->st[h->w->sp - 1].pc : 0;
     v->insts = h->insts;
     v->last_issue = h->last_issue;
+    v->paused = h->cta && h->cta->paused;
 }
 
 static void count_why(struct tm_sm *s, enum why y)
@@ -808,6 +832,46 @@ static void count_why(struct tm_sm *s, enum why y)
     case W_STRUCT: s->k.st_struct++; break;
     case W_EXEC: s->k.st_exec++; break;
     default: break;
+    }
+}
+
+/* Paused CTAs' warps go after every running one, each group in the policy's order. */
+static void paused_last(struct tm_sm *s, uint32_t n)
+{
+    uint32_t tmp[64], k = 0;
+
+    if (n > 64)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (!s->views[s->order[i]].paused)
+            tmp[k++] = s->order[i];
+    for (uint32_t i = 0; i < n; i++)
+        if (s->views[s->order[i]].paused)
+            tmp[k++] = s->order[i];
+    memcpy(s->order, tmp, n * sizeof(*tmp));
+}
+
+/* The CTA policy's run limit: the earliest-assigned CTAs run, the rest are paused. */
+static void update_paused(struct tm_sm *s)
+{
+    uint32_t lim;
+
+    if (!s->env.cs || !s->env.cs->run_limit || !s->nctas) {
+        s->any_paused = false;
+        return;
+    }
+    lim = s->env.cs->run_limit(s->env.cs_st, s->id);
+    s->any_paused = false;
+    for (uint32_t i = 0; i < s->prm->max_ctas; i++) {
+        struct cta *c = &s->ctas[i];
+        uint32_t older = 0;
+
+        if (!c->used)
+            continue;
+        for (uint32_t j = 0; j < s->prm->max_ctas; j++)
+            older += s->ctas[j].used && s->ctas[j].seq < c->seq;
+        c->paused = older >= lim;
+        s->any_paused |= c->paused;
     }
 }
 
@@ -838,6 +902,8 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
         return 0;
     }
     n = ws->order(s->sched[sid], s->views, nv, s->order, s->now);
+    if (s->any_paused)
+        paused_last(s, n);
     for (uint32_t k = 0; k < n; k++) {
         const struct pol_warp_view *v = &s->views[s->order[k]];
         struct hwarp *h = &s->wp[v->slot];
@@ -884,15 +950,20 @@ static bool fetch(struct tm_sm *s)
     uint32_t nw = s->prm->max_warps;
 
     for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++)
-        for (uint32_t k = 0; k < nw; k++) {
+        for (uint32_t k = 0; k < 2 * nw; k++) {
             uint32_t slot = (s->fetch_rr + k) % nw;
             struct hwarp *h = &s->wp[slot];
             struct mem_req r = {0};
             enum mem_cache_result res;
             uint32_t fidx, pc;
 
+            if (k >= nw && !s->any_paused)
+                break;
             if (!h->w || h->exited || h->ib_n || h->fetching ||
                 h->w->state == ISA_WARP_DONE || !h->w->sp)
+                continue;
+            /* First pass: running CTAs only; paused ones get the fetch slot when nobody else wants it. */
+            if (s->any_paused && h->cta->paused != (k >= nw))
                 continue;
             fidx = h->w->fr[h->w->nfr - 1].fidx;
             pc = h->w->st[h->w->sp - 1].pc;
@@ -1027,6 +1098,7 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
     active |= send_miss(s);
     active |= s->ldq_n > 0;
     ldst_fail = ldst_cycle(s);
+    update_paused(s);
     for (uint32_t i = 0; i < s->prm->nsched; i++)
         if ((rc = schedule(s, i, ldst_fail, &sum)))
             return rc;

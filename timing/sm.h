@@ -15,6 +15,7 @@
 #include "isa/warp.h"
 #include "memsys/cache.h"
 #include "memsys/memsys.h"
+#include "policies/cta_sched.h"
 #include "policies/warp_sched.h"
 #include "timing/iinfo.h"
 #include "timing/params.h"
@@ -48,6 +49,8 @@ struct tm_sm_env {
     const struct pol_l1d_ops *l1d_pol;
     const char *l1d_args;
     uint32_t nsm;
+    const struct pol_cta_sched_ops *cs; /* for run_limit (CTA pausing) */
+    void *cs_st;
 };
 
 struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err);
