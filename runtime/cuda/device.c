@@ -1,63 +1,127 @@
 /*
- * The one simulated device: properties and attributes of a GTX 480-like
- * machine (15 SMs, 48 KiB shared memory, 32768 registers per SM), limits,
- * synchronisation and reset. The compute capability reported is that of the
- * PTX the program carries (7.5 for nvcc 13's default), since programs
- * compare it with what they were built for; docs/cuda-runtime.md.
+ * The one simulated device: properties and attributes of the configured
+ * machine (the rt_ctx's cfg, in both modes; by default the GTX 480: 15 SMs,
+ * 48 KiB shared memory and 32768 registers per SM), limits, synchronisation
+ * and reset. The compute capability reported is the configured one, raised
+ * to that of the PTX the program carries (7.5 for nvcc 13's default), since
+ * programs compare it with what they were built for; docs/cuda-runtime.md.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "memsys/cache.h"
 #include "runtime/cuda/cudart.h"
 
-#define RT_CLOCK_KHZ 1401000
-#define RT_MEM_CLOCK_KHZ 924000
-#define RT_BUS_BITS 384
-#define RT_L2_BYTES 786432
 #define RT_CONST_BYTES 65536
 #define RT_DRIVER_VERSION 13000
 
+/* What the configuration says, in the units cudaDeviceProp uses. */
+struct rt_machine {
+    int nsm, threads_per_sm, max_block, ctas_per_sm;
+    int regs_per_sm, shared_per_sm, shared_per_block;
+    int clock_khz, mem_clock_khz; /* shader clock (2 x core), DRAM command clock */
+    int bus_bits, l2_bytes;
+    unsigned cc; /* compute capability x 10 */
+};
+
+static int clamp_int(uint64_t v)
+{
+    return v > 2147483647u ? 2147483647 : (int)v;
+}
+
+static void machine(struct rt_ctx *c, struct rt_machine *m)
+{
+    const struct ps_config *f = &c->cfg;
+    struct mem_cache_geom g;
+    struct ps_err err;
+    double clk[8] = {700.0, 700.0, 700.0, 924.0};
+    uint32_t n = 0, pipe[2] = {1536, 32};
+    unsigned cc = f->gpgpu_compute_capability_major * 10 + f->gpgpu_compute_capability_minor;
+    unsigned ptx = rt_target_sm(c);
+
+    /* ps_config_check accepted the configuration, so the lists parse; defaults all the same. */
+    if (ps_parse_double_list(f->gpgpu_clock_domains, ':', clk, 8, &n, &err) || n < 4)
+        clk[0] = 700.0, clk[3] = 924.0;
+    if (ps_parse_uint_list(f->gpgpu_shader_core_pipeline, ':', pipe, 2, &n, &err) || !n)
+        pipe[0] = 1536;
+    m->nsm = clamp_int((uint64_t)f->gpgpu_n_clusters * f->gpgpu_n_cores_per_cluster);
+    m->threads_per_sm = clamp_int(pipe[0]);
+    m->max_block = m->threads_per_sm < 1024 ? m->threads_per_sm : 1024;
+    m->ctas_per_sm = clamp_int(f->gpgpu_shader_cta);
+    m->regs_per_sm = clamp_int(f->gpgpu_shader_registers);
+    m->shared_per_sm = clamp_int(f->gpgpu_shmem_size);
+    m->shared_per_block = m->shared_per_sm < RT_SHARED_PER_BLOCK ? m->shared_per_sm
+                                                                 : RT_SHARED_PER_BLOCK;
+    /* GPGPU-Sim models the GTX 480's 1401 MHz shader clock as a 700 MHz core clock. */
+    m->clock_khz = clamp_int((uint64_t)(clk[0] * 2000.0 + 0.5));
+    m->mem_clock_khz = clamp_int((uint64_t)(clk[3] * 1000.0 + 0.5));
+    m->bus_bits = clamp_int((uint64_t)f->gpgpu_n_mem * f->gpgpu_n_mem_per_ctrlr *
+                            f->gpgpu_dram_buswidth * 8);
+    m->l2_bytes = 0;
+    if (!mem_cache_geom_parse(f->gpgpu_cache_dl2, &g, &err))
+        m->l2_bytes = clamp_int(mem_cache_geom_bytes(&g) * f->gpgpu_n_mem *
+                                f->gpgpu_n_sub_partition_per_mchannel);
+    m->cc = cc > ptx ? cc : ptx;
+}
+
+/* "ptxsim GTX 480" for the gtx480 configuration, else "ptxsim " and the configuration's name. */
+static void device_name(char *buf, size_t len)
+{
+    const char *cfg = getenv("PTXSIM_CONFIG"), *base;
+
+    if (!cfg || !*cfg)
+        cfg = "gtx480";
+    base = strrchr(cfg, '/') ? strrchr(cfg, '/') + 1 : cfg;
+    if (!strcmp(base, "gtx480"))
+        snprintf(buf, len, "ptxsim GTX 480");
+    else
+        snprintf(buf, len, "ptxsim %.200s", *base ? base : cfg);
+}
+
 static void device_props(struct rt_ctx *c, struct cudaDeviceProp *p)
 {
-    unsigned sm = rt_target_sm(c);
+    struct rt_machine m;
 
+    machine(c, &m);
     memset(p, 0, sizeof(*p));
-    snprintf(p->name, sizeof(p->name), "ptxsim GTX 480");
+    device_name(p->name, sizeof(p->name));
     memcpy(p->uuid.bytes, "ptxsim-gtx480-00", sizeof(p->uuid.bytes));
     p->totalGlobalMem = (size_t)RT_TOTAL_MEM;
-    p->sharedMemPerBlock = RT_SHARED_PER_BLOCK;
-    p->regsPerBlock = RT_REGS_PER_SM;
+    p->sharedMemPerBlock = (size_t)m.shared_per_block;
+    /* A CTA may use the SM's whole register file (gpgpu_registers_per_block is not enforced). */
+    p->regsPerBlock = m.regs_per_sm;
     p->warpSize = 32;
     p->memPitch = 2147483647;
-    p->maxThreadsPerBlock = 1024;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
+    p->maxThreadsPerBlock = m.max_block;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = m.max_block;
+    p->maxThreadsDim[2] = m.max_block < 64 ? m.max_block : 64;
     p->maxGridSize[0] = 2147483647;
     p->maxGridSize[1] = p->maxGridSize[2] = 65535;
     p->totalConstMem = RT_CONST_BYTES;
-    p->major = (int)(sm / 10);
-    p->minor = (int)(sm % 10);
+    p->major = (int)(m.cc / 10);
+    p->minor = (int)(m.cc % 10);
     p->textureAlignment = 512;
     p->texturePitchAlignment = 32;
-    p->multiProcessorCount = RT_NSM;
+    p->multiProcessorCount = m.nsm;
     p->canMapHostMemory = 1;
     p->surfaceAlignment = 512;
     p->concurrentKernels = 1;
     p->pciBusID = 1;
     p->asyncEngineCount = 1;
     p->unifiedAddressing = 1;
-    p->memoryBusWidth = RT_BUS_BITS;
-    p->l2CacheSize = RT_L2_BYTES;
-    p->maxThreadsPerMultiProcessor = RT_THREADS_PER_SM;
+    p->memoryBusWidth = m.bus_bits;
+    p->l2CacheSize = m.l2_bytes;
+    p->maxThreadsPerMultiProcessor = m.threads_per_sm;
     p->globalL1CacheSupported = 1;
     p->localL1CacheSupported = 1;
-    p->sharedMemPerMultiprocessor = RT_SHARED_PER_BLOCK;
-    p->regsPerMultiprocessor = RT_REGS_PER_SM;
+    p->sharedMemPerMultiprocessor = (size_t)m.shared_per_sm;
+    p->regsPerMultiprocessor = m.regs_per_sm;
     p->managedMemory = 1;
     p->canUseHostPointerForRegisteredMem = 1;
-    p->sharedMemPerBlockOptin = RT_SHARED_PER_BLOCK;
-    p->maxBlocksPerMultiProcessor = RT_BLOCKS_PER_SM;
+    p->sharedMemPerBlockOptin = (size_t)m.shared_per_block;
+    p->maxBlocksPerMultiProcessor = m.ctas_per_sm;
     p->hostRegisterSupported = 1;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
@@ -141,11 +205,13 @@ RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int devi
 }
 
 /* Attributes that are not fields of struct cudaDeviceProp in CUDA 13. */
-static bool extra_attr(enum cudaDeviceAttr attr, int *v)
+static bool extra_attr(struct rt_ctx *c, enum cudaDeviceAttr attr, int *v)
 {
+    struct rt_machine m;
+
     switch (attr) {
-    case cudaDevAttrClockRate: *v = RT_CLOCK_KHZ; return true;
-    case cudaDevAttrMemoryClockRate: *v = RT_MEM_CLOCK_KHZ; return true;
+    case cudaDevAttrClockRate: machine(c, &m); *v = m.clock_khz; return true;
+    case cudaDevAttrMemoryClockRate: machine(c, &m); *v = m.mem_clock_khz; return true;
     case cudaDevAttrGpuOverlap: *v = 1; return true;
     case cudaDevAttrKernelExecTimeout: *v = 0; return true;
     case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; return true;
@@ -155,9 +221,10 @@ static bool extra_attr(enum cudaDeviceAttr attr, int *v)
     }
 }
 
-static cudaError_t attribute(const struct cudaDeviceProp *p, enum cudaDeviceAttr attr, int *v)
+static cudaError_t attribute(struct rt_ctx *c, const struct cudaDeviceProp *p,
+                             enum cudaDeviceAttr attr, int *v)
 {
-    if (extra_attr(attr, v))
+    if (extra_attr(c, attr, v))
         return cudaSuccess;
     switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *v = p->maxThreadsPerBlock; break;
@@ -220,7 +287,7 @@ RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
         e = value ? device_ok(device) : cudaErrorInvalidValue;
     if (!e) {
         device_props(c, &p);
-        e = attribute(&p, attr, value);
+        e = attribute(c, &p, attr, value);
     }
     return rt_unlock(c, e);
 }

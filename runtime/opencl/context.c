@@ -1,8 +1,12 @@
 /*
- * Contexts (each owns one ptxsim engine device), in-order command queues and
- * events. Commands run when they are enqueued, so every event is complete
- * when its command returns and clFinish/clFlush have nothing to wait for.
+ * Contexts (each owns one ptxsim engine device, functional or timing as the
+ * environment says), in-order command queues and events. Commands run when
+ * they are enqueued, so every event is complete when its command returns and
+ * clFinish/clFlush have nothing to wait for. Event timestamps are host time
+ * in functional mode and the context's simulated clock in timing mode.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,20 +29,48 @@ static cl_int read_props(cl_context c, const cl_context_properties *props)
     return CL_SUCCESS;
 }
 
+/* The context's engine device: the configured machine, in the configured mode. */
+static cl_int device_new(cl_context c)
+{
+    const struct ocl_env *e = ocl_env();
+    struct ptxsim_options o;
+    struct ps_err err;
+    int code;
+
+    if (e->bad) {
+        fprintf(stderr, "ptxsim opencl: device not available: bad PTXSIM_* environment (see "
+                        "the message above)\n");
+        return CL_DEVICE_NOT_AVAILABLE;
+    }
+    memset(&err, 0, sizeof(err));
+    ptxsim_options_default(&o);
+    o.nsm = e->compute_units;
+    o.insn_budget = e->budget;
+    o.shared_per_cta = e->local_bytes;
+    o.max_threads_per_cta = e->max_wg;
+    if (e->timing) {
+        o.timing = &e->cfg;
+        o.timing_err = &err;
+    }
+    code = ptxsim_device_create(&o, &c->dev);
+    if (!code)
+        return CL_SUCCESS;
+    if (code == PS_ENOMEM)
+        return CL_OUT_OF_HOST_MEMORY;
+    fprintf(stderr, "ptxsim opencl: timing model: %s\n", err.msg);
+    return CL_DEVICE_NOT_AVAILABLE;
+}
+
 static cl_context context_new(const cl_context_properties *props,
                               void(CL_CALLBACK *notify)(const char *, const void *, size_t,
                                                         void *),
                               void *data, cl_int *errcode)
 {
-    struct ptxsim_options o;
     cl_context c = calloc(1, sizeof(*c));
     cl_int rc = c ? read_props(c, props) : CL_OUT_OF_HOST_MEMORY;
 
-    if (rc == CL_SUCCESS) {
-        ptxsim_options_default(&o);
-        if (ptxsim_device_create(&o, &c->dev))
-            rc = CL_OUT_OF_HOST_MEMORY;
-    }
+    if (rc == CL_SUCCESS)
+        rc = device_new(c);
     if (rc != CL_SUCCESS) {
         free(c);
         c = NULL;
@@ -252,6 +284,22 @@ cl_int ocl_check_wait_list(cl_uint n, const cl_event *list)
 cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_int status,
                       cl_event *event)
 {
+    cl_ulong now;
+
+    if (!event)
+        return CL_SUCCESS;
+    if (!ocl_env()->timing)
+        return ocl_event_at(q, type, t_start, ocl_now_ns(), status, event);
+    /* Timing mode: only kernels take simulated time; this command takes none. */
+    pthread_mutex_lock(&q->ctx->lock);
+    now = (cl_ulong)llround(q->ctx->sim_ns);
+    pthread_mutex_unlock(&q->ctx->lock);
+    return ocl_event_at(q, type, now, now, status, event);
+}
+
+cl_int ocl_event_at(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_ulong t_end,
+                    cl_int status, cl_event *event)
+{
     cl_event e;
 
     if (!event)
@@ -267,7 +315,7 @@ cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start
     e->type = type;
     e->status = status;
     e->t_queued = e->t_submit = e->t_start = t_start;
-    e->t_end = ocl_now_ns();
+    e->t_end = t_end;
     clRetainContext(q->ctx);
     clRetainCommandQueue(q);
     *event = e;

@@ -14,8 +14,6 @@
 #include "isa/types.h"
 #include "runtime/opencl/ocl.h"
 
-#define OCL_LOCAL_BYTES 49152u
-#define OCL_MAX_WG 1024u
 #define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
 
 static cl_kernel kernel_new(cl_program p, const char *name, cl_int *rc)
@@ -210,7 +208,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_
                                                          size_t size, void *value,
                                                          size_t *size_ret)
 {
-    size_t wg = OCL_MAX_WG, req[3];
+    size_t wg = ocl_env()->max_wg, req[3];
     cl_ulong u;
 
     if (!ocl_valid(k, OCL_MAGIC_KERNEL))
@@ -219,9 +217,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_
         return CL_INVALID_DEVICE;
     switch (name) {
     case CL_KERNEL_WORK_GROUP_SIZE:
-        if (k->info.maxntid[0])
-            wg = (size_t)k->info.maxntid[0] * (k->info.maxntid[1] ? k->info.maxntid[1] : 1) *
-                 (k->info.maxntid[2] ? k->info.maxntid[2] : 1);
+        if (k->info.maxntid[0]) {
+            size_t n = (size_t)k->info.maxntid[0] * (k->info.maxntid[1] ? k->info.maxntid[1] : 1) *
+                       (k->info.maxntid[2] ? k->info.maxntid[2] : 1);
+
+            wg = n < wg ? n : wg;
+        }
         return ocl_info(&wg, sizeof(wg), size, value, size_ret);
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
         for (int j = 0; j < 3; j++)

@@ -2,17 +2,21 @@
  * clEnqueueNDRangeKernel and clEnqueueTask: checks the range the way the
  * OpenCL 1.2 spec orders its errors, picks a work-group size when none is
  * given, writes the global offset into the program's offset variable (see
- * clc.h) and runs the kernel on the engine before returning.
+ * clc.h) and runs the kernel on the engine before returning. Each launch is
+ * accounted for PTXSIM_STATS and, in timing mode, advances the context's
+ * simulated clock by its cycles at the core clock; its event's START and END
+ * are that clock before and after.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/err.h"
 #include "frontend/clc.h"
 #include "runtime/opencl/ocl.h"
 
-#define OCL_LOCAL_BYTES 49152u
-#define OCL_MAX_WG 1024u
+#define OCL_MAX_WG 1024u /* largest work-group size of any configuration (grid size check) */
 #define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
 
 struct ndrange {
@@ -31,8 +35,9 @@ static size_t divisor_at_most(size_t n, size_t cap)
 
 static cl_int check_local(struct ndrange *r, const size_t *local)
 {
-    static const size_t max_item[3] = {1024, 1024, 64};
-    size_t budget = 256, prod = 1;
+    const size_t wg = ocl_env()->max_wg;
+    const size_t max_item[3] = {wg, wg, wg < 64 ? wg : 64};
+    size_t budget = wg < 256 ? wg : 256, prod = 1;
 
     for (cl_uint d = 0; d < 3; d++) {
         if (d >= r->dim) {
@@ -47,7 +52,7 @@ static cl_int check_local(struct ndrange *r, const size_t *local)
         }
         prod *= r->local[d];
     }
-    if (prod > OCL_MAX_WG)
+    if (prod > wg)
         return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < r->dim; d++)
         if (r->global[d] % r->local[d])
@@ -91,7 +96,7 @@ static cl_int marshal(cl_kernel k, void **argv, uint64_t *locals, uint32_t *dyn)
             at = ALIGN16(at + a->local_size);
         }
     }
-    if (at > OCL_LOCAL_BYTES)
+    if (at > ocl_env()->local_bytes)
         return CL_OUT_OF_RESOURCES;
     *dyn = (uint32_t)(at - base);
     return CL_SUCCESS;
@@ -110,7 +115,17 @@ static cl_int set_offsets(cl_kernel k, const struct ndrange *r)
     return ptxsim_memcpy_htod(c->dev, addr, off, sizeof(off)) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
-static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dyn)
+static double seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs the kernel (under the context's lock); t0, t1: the simulated clock before and after. */
+static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dyn, double *t0,
+                  double *t1)
 {
     struct ptxsim_dim3 grid = {(uint32_t)(r->global[0] / r->local[0]),
                                (uint32_t)(r->global[1] / r->local[1]),
@@ -119,12 +134,22 @@ static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dy
                                 (uint32_t)r->local[2]};
     cl_context c = k->prog->ctx;
     const struct ps_err *e;
+    uint64_t warp0 = ptxsim_warp_insts(c->dev), thread0 = ptxsim_thread_insts(c->dev);
     cl_int rc = set_offsets(k, r);
+    double wall;
+    int code;
 
+    *t0 = *t1 = c->sim_ns;
     if (rc)
         return rc;
-    if (ptxsim_launch(k->prog->mod, k->info.name, grid, block, dyn, argv) == 0)
+    wall = seconds();
+    code = ptxsim_launch(k->prog->mod, k->info.name, grid, block, dyn, argv);
+    wall = seconds() - wall;
+    if (code == 0) {
+        c->sim_ns += ocl_stats_kernel(c, k->info.name, &grid, &block, warp0, thread0, wall);
+        *t1 = c->sim_ns;
         return CL_SUCCESS;
+    }
     e = ptxsim_last_error_info(c->dev);
     ocl_notify(c, "kernel %s failed: %s", k->info.name, e ? e->msg : "unknown error");
     ptxsim_clear_fault(c->dev);
@@ -142,7 +167,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     cl_ulong t = ocl_now_ns();
     struct ndrange r;
     uint32_t dyn = 0;
-    cl_int rc;
+    double s0, s1;
+    cl_int rc, erc;
 
     if (!ocl_valid(q, OCL_MAGIC_QUEUE))
         return CL_INVALID_COMMAND_QUEUE;
@@ -158,13 +184,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     if (rc)
         return rc;
     pthread_mutex_lock(&q->ctx->lock);
-    rc = run(k, &r, argv, dyn);
+    rc = run(k, &r, argv, dyn, &s0, &s1);
     pthread_mutex_unlock(&q->ctx->lock);
     if (rc == CL_INVALID_GLOBAL_OFFSET)
         return rc;
-    if (rc)
-        ocl_event_done(q, CL_COMMAND_NDRANGE_KERNEL, t, rc, event);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_NDRANGE_KERNEL, t, CL_COMPLETE, event);
+    /* Timing mode: QUEUED = SUBMIT = START, the simulated clock when the kernel began. */
+    if (ocl_env()->timing)
+        erc = ocl_event_at(q, CL_COMMAND_NDRANGE_KERNEL, (cl_ulong)llround(s0),
+                           (cl_ulong)llround(s1), rc ? rc : CL_COMPLETE, event);
+    else
+        erc = ocl_event_done(q, CL_COMMAND_NDRANGE_KERNEL, t, rc ? rc : CL_COMPLETE, event);
+    return rc ? rc : erc;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nw,

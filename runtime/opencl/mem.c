@@ -180,7 +180,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
     pthread_mutex_lock(&q->ctx->lock);
     rc = ptxsim_memcpy_dtoh(q->ctx->dev, ptr, m->addr + off, n) ? CL_OUT_OF_RESOURCES : 0;
     pthread_mutex_unlock(&q->ctx->lock);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_READ_BUFFER, t, CL_COMPLETE, event);
+    if (rc)
+        return rc;
+    ocl_stats_copy(n);
+    return ocl_event_done(q, CL_COMMAND_READ_BUFFER, t, CL_COMPLETE, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m,
@@ -199,7 +202,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
     pthread_mutex_lock(&q->ctx->lock);
     rc = ptxsim_memcpy_htod(q->ctx->dev, m->addr + off, ptr, n) ? CL_OUT_OF_RESOURCES : 0;
     pthread_mutex_unlock(&q->ctx->lock);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_WRITE_BUFFER, t, CL_COMPLETE, event);
+    if (rc)
+        return rc;
+    ocl_stats_copy(n);
+    return ocl_event_done(q, CL_COMMAND_WRITE_BUFFER, t, CL_COMPLETE, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
@@ -222,7 +228,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
     rc = ptxsim_memcpy_dtod(q->ctx->dev, dst->addr + doff, src->addr + soff, n)
              ? CL_OUT_OF_RESOURCES : 0;
     pthread_mutex_unlock(&q->ctx->lock);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_COPY_BUFFER, t, CL_COMPLETE, event);
+    if (rc)
+        return rc;
+    ocl_stats_copy(n);
+    return ocl_event_done(q, CL_COMMAND_COPY_BUFFER, t, CL_COMPLETE, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
@@ -247,7 +256,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
     rc = n && ptxsim_memcpy_htod(q->ctx->dev, m->addr + off, buf, n) ? CL_OUT_OF_RESOURCES : 0;
     pthread_mutex_unlock(&q->ctx->lock);
     free(buf);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_FILL_BUFFER, t, CL_COMPLETE, event);
+    if (rc)
+        return rc;
+    ocl_stats_copy(n);
+    return ocl_event_done(q, CL_COMMAND_FILL_BUFFER, t, CL_COMPLETE, event);
 }
 
 /* ---- map / unmap ------------------------------------------------------- */

@@ -3,9 +3,11 @@
  *
  * Every CL object starts with the ICD dispatch pointer (cl_icd.h), then a
  * magic word for validation and a reference count. There is one platform and
- * one device (GTX 480-like); each context owns one ptxsim engine device, so
- * memory objects live in their context's engine. Commands run synchronously
- * in enqueue order, under the context's lock; events are created complete.
+ * one device, the machine of the configuration named by the PTXSIM_*
+ * environment (struct ocl_env, read once on first use); each context owns one
+ * ptxsim engine device (functional or timing), so memory objects live in
+ * their context's engine. Commands run synchronously in enqueue order, under
+ * the context's lock; events are created complete.
  *
  * The entry points keep their OpenCL names; the library's version script
  * exports only the four ocl-icd looks up, everything else is reached through
@@ -54,6 +56,7 @@ struct _cl_context {
     OCL_HEAD;
     pthread_mutex_t lock; /* serialises every engine call */
     struct ptxsim_device *dev;
+    double sim_ns; /* simulated clock: kernel time so far (under lock) */
     void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
     void *notify_data;
     cl_context_properties props[8];
@@ -119,6 +122,41 @@ struct _cl_event {
     cl_ulong t_queued, t_submit, t_start, t_end; /* ns, see docs/opencl.md */
 };
 
+/*
+ * The machine and the mode, from PTXSIM_CONFIG, PTXSIM_OPTIONS, PTXSIM_MODE,
+ * PTXSIM_BUDGET and PTXSIM_STATS (docs/opencl.md), read once. When they are
+ * bad, `bad` is set (the message went to stderr), cfg holds the defaults, the
+ * device reports itself unavailable and contexts cannot be created.
+ */
+struct ocl_env {
+    bool bad;
+    bool timing;          /* launches run in the timing model */
+    struct ps_config cfg;
+    uint64_t budget;      /* warp instructions per launch, 0 = unlimited */
+    char *stats_path;     /* PTXSIM_STATS, or NULL */
+    char name[128];       /* CL_DEVICE_NAME */
+    double core_mhz;      /* first field of gpgpu_clock_domains */
+    uint32_t compute_units; /* gpgpu_n_clusters x gpgpu_n_cores_per_cluster */
+    uint32_t threads_per_sm, max_wg; /* max_wg = min(1024, threads_per_sm) */
+    uint32_t local_bytes; /* gpgpu_shmem_size */
+    uint32_t l2_line;
+    uint64_t l2_bytes;    /* all L2 slices */
+};
+
+const struct ocl_env *ocl_env(void);
+
+/*
+ * Accounts a kernel that ran on c's device (under c's lock) for PTXSIM_STATS:
+ * warp0/thread0 are the device's instruction totals before the launch. Returns
+ * its simulated duration in ns (the timing model's cycles, or the functional
+ * estimate, at the core clock).
+ */
+double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
+                        const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
+                        double wall_s);
+/* Bytes moved by a read, write, copy or fill command. */
+void ocl_stats_copy(uint64_t bytes);
+
 /* The dispatch table every object points at. */
 extern const cl_icd_dispatch ocl_dispatch;
 
@@ -144,9 +182,17 @@ cl_ulong ocl_now_ns(void);
 
 bool ocl_valid(const void *obj, uint32_t magic);
 cl_int ocl_check_wait_list(cl_uint n, const cl_event *list);
-/* Creates a completed event in *event (if event is non-NULL). */
+/*
+ * Creates a completed event in *event (if event is non-NULL). Functional
+ * mode: QUEUED, SUBMIT and START are t_start and END is now (host ns).
+ * Timing mode: all four are the context's simulated clock (the command took
+ * no simulated time).
+ */
 cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_int status,
                       cl_event *event);
+/* The same with explicit timestamps (kernels in timing mode). */
+cl_int ocl_event_at(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_ulong t_end,
+                    cl_int status, cl_event *event);
 
 /* Maps a ptxsim error code to an OpenCL one. */
 cl_int ocl_error(int ps_code);

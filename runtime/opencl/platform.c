@@ -1,8 +1,10 @@
 /*
- * The platform, its one device, contexts, the ICD entry points and shared
- * helpers. The device describes a GTX 480 (Fermi, compute capability 2.0),
- * the machine of ptxsim's default configuration.
+ * The platform, its one device, the ICD entry points, shared helpers, the
+ * PTXSIM_* environment and the statistics written at exit. The device
+ * describes the configured machine (by default the GTX 480 of ptxsim's
+ * gtx480 configuration; docs/opencl.md).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "memsys/cache.h"
 #include "runtime/opencl/ocl.h"
 
 #define OCL_EXTENSIONS                                                                   \
@@ -20,6 +23,345 @@
 
 static struct _cl_platform_id the_platform = {&ocl_dispatch, OCL_MAGIC_PLATFORM, 1};
 static struct _cl_device_id the_device = {&ocl_dispatch, OCL_MAGIC_DEVICE, 1};
+
+/* ---- the environment ---------------------------------------------------- */
+
+static struct ocl_env g_env;
+static pthread_once_t g_env_once = PTHREAD_ONCE_INIT;
+static bool g_env_ready; /* env_init ran */
+
+static bool env_fail(const char *var, const char *val, const char *why)
+{
+    fprintf(stderr, "ptxsim opencl: %s=%s: %s\n", var, val, why);
+    return false;
+}
+
+/* CL_DEVICE_NAME: the GTX 480 for the default configuration, else the configuration's name. */
+static void env_name(struct ocl_env *e, const char *cfg)
+{
+    const char *base = strrchr(cfg, '/') ? strrchr(cfg, '/') + 1 : cfg;
+
+    if (!strcmp(base, "gtx480"))
+        snprintf(e->name, sizeof(e->name), "GeForce GTX 480 (ptxsim)");
+    else
+        snprintf(e->name, sizeof(e->name), "%.100s (ptxsim)", *base ? base : cfg);
+}
+
+/* Figures clGetDeviceInfo reports, from the configuration (valid: ps_config_check passed). */
+static void env_derive(struct ocl_env *e)
+{
+    const struct ps_config *c = &e->cfg;
+    struct mem_cache_geom g;
+    struct ps_err err;
+    double clk[8];
+    uint32_t n = 0, pipe[2];
+
+    e->compute_units = c->gpgpu_n_clusters * c->gpgpu_n_cores_per_cluster;
+    e->core_mhz = 700.0;
+    if (!ps_parse_double_list(c->gpgpu_clock_domains, ':', clk, 8, &n, &err) && n > 0 &&
+        clk[0] > 0)
+        e->core_mhz = clk[0];
+    e->threads_per_sm = 1536;
+    if (!ps_parse_uint_list(c->gpgpu_shader_core_pipeline, ':', pipe, 2, &n, &err) && n > 0 &&
+        pipe[0] > 0)
+        e->threads_per_sm = pipe[0];
+    e->max_wg = e->threads_per_sm < 1024 ? e->threads_per_sm : 1024;
+    e->local_bytes = c->gpgpu_shmem_size;
+    e->l2_line = 128;
+    e->l2_bytes = 0;
+    if (!mem_cache_geom_parse(c->gpgpu_cache_dl2, &g, &err)) {
+        e->l2_line = g.line_bytes;
+        e->l2_bytes = mem_cache_geom_bytes(&g) * c->gpgpu_n_mem *
+                      c->gpgpu_n_sub_partition_per_mchannel;
+    }
+}
+
+/* PTXSIM_CONFIG, PTXSIM_OPTIONS, PTXSIM_MODE, PTXSIM_BUDGET, PTXSIM_STATS. */
+static bool env_read(struct ocl_env *e)
+{
+    const char *mode = getenv("PTXSIM_MODE"), *cfg = getenv("PTXSIM_CONFIG");
+    const char *budget = getenv("PTXSIM_BUDGET"), *stats = getenv("PTXSIM_STATS");
+    const char *opts = getenv("PTXSIM_OPTIONS");
+    struct ps_err err;
+    char *end;
+
+    memset(&err, 0, sizeof(err));
+    if (!cfg || !*cfg)
+        cfg = "gtx480";
+    env_name(e, cfg);
+    if (ptxsim_config_build(cfg, opts, &e->cfg, &err)) {
+        fprintf(stderr, "ptxsim opencl: configuration %s: %s%s%s\n", cfg, err.file,
+                err.file[0] ? ": " : "", err.msg);
+        ps_config_init(&e->cfg);
+        return false;
+    }
+    if (mode && *mode && strcmp(mode, "functional") && strcmp(mode, "timing"))
+        return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
+    /* Without PTXSIM_MODE the configuration decides, as in the CUDA runtime. */
+    e->timing = mode && *mode ? !strcmp(mode, "timing") : e->cfg.gpgpu_ptx_sim_mode == 0;
+    if (budget && *budget) {
+        errno = 0;
+        e->budget = strtoull(budget, &end, 10);
+        if (errno || *end || *budget == '-')
+            return env_fail("PTXSIM_BUDGET", budget, "not a number of warp instructions");
+    }
+    if (stats && *stats && !(e->stats_path = strdup(stats)))
+        return env_fail("PTXSIM_STATS", stats, "out of memory");
+    return true;
+}
+
+static void env_init(void)
+{
+    struct ocl_env *e = &g_env;
+
+    ps_config_init(&e->cfg);
+    e->bad = !env_read(e);
+    if (e->bad) {
+        /* The device reports the defaults (the GTX 480) and is not available. */
+        env_name(e, "gtx480");
+        e->timing = false;
+        e->budget = 0;
+        free(e->stats_path);
+        e->stats_path = NULL;
+    }
+    env_derive(e);
+    g_env_ready = true;
+}
+
+const struct ocl_env *ocl_env(void)
+{
+    pthread_once(&g_env_once, env_init);
+    return &g_env;
+}
+
+/* ---- statistics (PTXSIM_STATS; the format of runtime/cuda/stats.c) ---------- */
+
+struct ocl_kstat {
+    char *name;
+    uint64_t cycles, thread_insn, warp_insn;
+    double wall_s;
+    uint32_t grid[3], block[3];
+    bool timed; /* ran in the timing model: tm holds its statistics */
+    struct tm_stats tm;
+};
+
+static struct {
+    pthread_mutex_t lock;
+    struct ocl_kstat *k;
+    size_t n, cap;
+    double sim_ns; /* simulated kernel time, all contexts */
+    uint64_t copy_bytes;
+} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0};
+
+double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
+                        const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
+                        double wall_s)
+{
+    const struct ocl_env *e = ocl_env();
+    const struct tm_stats *tm = ptxsim_timing_last(c->dev);
+    uint64_t ctas = (uint64_t)grid->x * grid->y * grid->z;
+    uint64_t par = ctas < e->compute_units ? ctas : e->compute_units;
+    struct ocl_kstat ks = {
+        .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
+        .thread_insn = ptxsim_thread_insts(c->dev) - thread0,
+        .wall_s = wall_s,
+        .grid = {grid->x, grid->y, grid->z},
+        .block = {block->x, block->y, block->z},
+    };
+    double ns;
+
+    if (tm) {
+        ks.timed = true;
+        ks.tm = *tm;
+        ks.cycles = tm->c.cycles;
+        ns = (double)ks.cycles * 1e3 / tm->core_mhz;
+    } else {
+        /* Functional estimate: one warp instruction per SM per core cycle (as the CUDA runtime). */
+        par = par ? par : 1;
+        ks.cycles = (ks.warp_insn + par - 1) / par;
+        ns = (double)ks.cycles * 1e3 / e->core_mhz;
+    }
+    pthread_mutex_lock(&g_stats.lock);
+    g_stats.sim_ns += ns;
+    if (g_stats.n == g_stats.cap) {
+        size_t ncap = g_stats.cap ? g_stats.cap * 2 : 64;
+        struct ocl_kstat *nk = realloc(g_stats.k, ncap * sizeof(*nk));
+
+        if (nk) {
+            g_stats.k = nk;
+            g_stats.cap = ncap;
+        }
+    }
+    if (g_stats.n < g_stats.cap && (ks.name = strdup(name)))
+        g_stats.k[g_stats.n++] = ks;
+    pthread_mutex_unlock(&g_stats.lock);
+    return ns;
+}
+
+void ocl_stats_copy(uint64_t bytes)
+{
+    pthread_mutex_lock(&g_stats.lock);
+    g_stats.copy_bytes += bytes;
+    pthread_mutex_unlock(&g_stats.lock);
+}
+
+static void put_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+static double ipc(uint64_t insn, uint64_t cycles)
+{
+    return cycles ? (double)insn / (double)cycles : 0.0;
+}
+
+static void put_kernel(FILE *fp, const struct ocl_kstat *k, bool last)
+{
+    fprintf(fp, "    {\"name\": ");
+    put_string(fp, k->name);
+    fprintf(fp,
+            ", \"cycles\": %llu, \"thread_insn\": %llu, \"warp_insn\": %llu, \"ipc\": %.6f, "
+            "\"wall_s\": %.6f, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]",
+            (unsigned long long)k->cycles, (unsigned long long)k->thread_insn,
+            (unsigned long long)k->warp_insn, ipc(k->thread_insn, k->cycles), k->wall_s,
+            k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
+    if (k->timed) {
+        fprintf(fp, ",\n     \"timing\":\n");
+        tm_stats_print_json(&k->tm, fp, 5);
+    }
+    fprintf(fp, "}%s\n", last ? "" : ",");
+}
+
+static void put_total(FILE *fp)
+{
+    uint64_t cycles = 0, thread = 0, warp = 0;
+    double wall = 0;
+
+    for (size_t i = 0; i < g_stats.n; i++) {
+        cycles += g_stats.k[i].cycles;
+        thread += g_stats.k[i].thread_insn;
+        warp += g_stats.k[i].warp_insn;
+        wall += g_stats.k[i].wall_s;
+    }
+    fprintf(fp,
+            "  \"total\": {\"kernels\": %zu, \"cycles\": %llu, \"thread_insn\": %llu, "
+            "\"warp_insn\": %llu, \"ipc\": %.6f, \"wall_s\": %.6f, \"sim_ms\": %.6f, "
+            "\"copy_bytes\": %llu},\n",
+            g_stats.n, (unsigned long long)cycles, (unsigned long long)thread,
+            (unsigned long long)warp, ipc(thread, cycles), wall, g_stats.sim_ns * 1e-6,
+            (unsigned long long)g_stats.copy_bytes);
+}
+
+/* Timing statistics of all kernels: counters summed, ratios weighted by cycles. */
+static bool timing_total(struct tm_stats *t)
+{
+    double ract = 0, util = 0;
+    bool any = false;
+
+    memset(t, 0, sizeof(*t));
+    snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
+    for (size_t i = 0; i < g_stats.n; i++) {
+        const struct ocl_kstat *k = &g_stats.k[i];
+        uint64_t lat_max = t->c.sm.lat_max;
+
+        if (!k->timed)
+            continue;
+        if (!any) {
+            *t = k->tm;
+            snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
+            memset(&t->c, 0, sizeof(t->c));
+            t->wall_s = 0;
+            lat_max = 0;
+        }
+        any = true;
+        tm_counters_add(&t->c, &k->tm.c);
+        t->c.sm.lat_max = k->tm.c.sm.lat_max > lat_max ? k->tm.c.sm.lat_max : lat_max;
+        t->wall_s += k->tm.wall_s;
+        ract += k->tm.ract * (double)k->tm.c.cycles;
+        util += k->tm.util * (double)k->tm.c.cycles;
+    }
+    if (any && t->c.cycles) {
+        t->ract = ract / (double)t->c.cycles;
+        t->util = util / (double)t->c.cycles;
+    }
+    return any;
+}
+
+static void stats_write(const struct ocl_env *e)
+{
+    struct tm_stats total;
+    bool timed = timing_total(&total);
+    FILE *fp;
+
+    if (timed && e->cfg.ptxsim_print_stats) {
+        /* The GPGPU-Sim-style text report on stderr (stdout belongs to the program). */
+        for (size_t i = 0; i < g_stats.n; i++)
+            if (g_stats.k[i].timed) {
+                char what[32];
+
+                snprintf(what, sizeof(what), "kernel %zu", i + 1);
+                tm_stats_print_text(&g_stats.k[i].tm, what, stderr);
+            }
+        tm_stats_print_text(&total, "total", stderr);
+    }
+    if (!e->stats_path)
+        return;
+    fp = fopen(e->stats_path, "w");
+    if (!fp) {
+        fprintf(stderr, "ptxsim opencl: cannot write statistics to %s: %s\n", e->stats_path,
+                strerror(errno));
+        return;
+    }
+    fprintf(fp, "{\n");
+    put_total(fp);
+    fprintf(fp, "  \"kernels\": [\n");
+    for (size_t i = 0; i < g_stats.n; i++)
+        put_kernel(fp, &g_stats.k[i], i + 1 == g_stats.n);
+    fprintf(fp, "  ]%s\n", timed ? "," : "");
+    if (timed) {
+        fprintf(fp, "  \"timing_total\":\n");
+        tm_stats_print_json(&total, fp, 2);
+        fprintf(fp, ",\n  \"config\": ");
+        ps_config_print_json(&e->cfg, fp);
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "}\n");
+    if (fclose(fp))
+        fprintf(stderr, "ptxsim opencl: cannot write statistics to %s\n", e->stats_path);
+}
+
+/*
+ * At exit (or when the loader unloads the library): the statistics, if the
+ * environment was read and is good. Contexts the program did not release
+ * are not torn down; their kernels are in the report all the same.
+ */
+__attribute__((destructor)) static void ocl_fini(void)
+{
+    struct ocl_env *e = &g_env;
+
+    if (!g_env_ready)
+        return;
+    pthread_mutex_lock(&g_stats.lock);
+    if (!e->bad)
+        stats_write(e);
+    for (size_t i = 0; i < g_stats.n; i++)
+        free(g_stats.k[i].name);
+    free(g_stats.k);
+    g_stats.k = NULL;
+    g_stats.n = g_stats.cap = 0;
+    pthread_mutex_unlock(&g_stats.lock);
+}
 
 cl_platform_id ocl_platform(void)
 {
@@ -96,6 +438,7 @@ static cl_int ocl_platform_ids(cl_uint n, cl_platform_id *platforms, cl_uint *nu
 {
     if ((!platforms && !num) || (platforms && n == 0))
         return CL_INVALID_VALUE;
+    (void)ocl_env(); /* a bad environment is reported now, on stderr */
     if (platforms)
         platforms[0] = &the_platform;
     if (num)
@@ -218,12 +561,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type 
 /* Strings and arrays; CL_INVALID_VALUE (via -1) for names that are not. */
 static cl_int device_info_text(cl_device_info name, size_t size, void *value, size_t *size_ret)
 {
-    static const size_t wi[3] = {1024, 1024, 64};
+    const struct ocl_env *e = ocl_env();
+    const size_t wi[3] = {e->max_wg, e->max_wg, e->max_wg < 64 ? e->max_wg : 64};
     static const cl_device_partition_property none[1] = {0};
 
     switch (name) {
     case CL_DEVICE_NAME:
-        return ocl_info_str("GeForce GTX 480 (ptxsim)", size, value, size_ret);
+        return ocl_info_str(e->name, size, value, size_ret);
     case CL_DEVICE_VENDOR:
         return ocl_info_str("ptxsim", size, value, size_ret);
     case CL_DRIVER_VERSION:
@@ -253,7 +597,7 @@ static cl_int device_info_sizes(cl_device_info name, size_t size, void *value, s
 {
     switch (name) {
     case CL_DEVICE_MAX_WORK_GROUP_SIZE:
-        INFO_T(size_t, 1024);
+        INFO_T(size_t, ocl_env()->max_wg);
     case CL_DEVICE_MAX_PARAMETER_SIZE:
         INFO_T(size_t, 4352);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
@@ -275,15 +619,18 @@ static cl_int device_info_sizes(cl_device_info name, size_t size, void *value, s
 
 static cl_int device_info_uint(cl_device_info name, size_t size, void *value, size_t *size_ret)
 {
+    const struct ocl_env *e = ocl_env();
+
     switch (name) {
     case CL_DEVICE_VENDOR_ID:
         INFO_T(cl_uint, 0x10de);
     case CL_DEVICE_MAX_COMPUTE_UNITS:
-        INFO_T(cl_uint, 15);
+        INFO_T(cl_uint, e->compute_units);
     case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
         INFO_T(cl_uint, 3);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY:
-        INFO_T(cl_uint, 1401);
+        /* The configured core clock (700 for the GTX 480, whose shader clock is 1401). */
+        INFO_T(cl_uint, (cl_uint)(e->core_mhz + 0.5));
     case CL_DEVICE_ADDRESS_BITS:
         INFO_T(cl_uint, 64);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
@@ -291,7 +638,7 @@ static cl_int device_info_uint(cl_device_info name, size_t size, void *value, si
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
         INFO_T(cl_uint, 128);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
-        INFO_T(cl_uint, 128);
+        INFO_T(cl_uint, e->l2_line);
     case CL_DEVICE_MAX_CONSTANT_ARGS:
         INFO_T(cl_uint, 9);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
@@ -322,6 +669,7 @@ static cl_int device_info_uint(cl_device_info name, size_t size, void *value, si
 
 static cl_int device_info_misc(cl_device_info name, size_t size, void *value, size_t *size_ret)
 {
+    const struct ocl_env *e = ocl_env();
     const cl_device_fp_config fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                    CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
 
@@ -333,11 +681,11 @@ static cl_int device_info_misc(cl_device_info name, size_t size, void *value, si
     case CL_DEVICE_GLOBAL_MEM_SIZE:
         INFO_T(cl_ulong, OCL_GLOBAL_MEM_BYTES);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
-        INFO_T(cl_ulong, 15 * 16384);
+        INFO_T(cl_ulong, e->l2_bytes);
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
         INFO_T(cl_ulong, 65536);
     case CL_DEVICE_LOCAL_MEM_SIZE:
-        INFO_T(cl_ulong, 49152);
+        INFO_T(cl_ulong, e->local_bytes);
     case CL_DEVICE_SINGLE_FP_CONFIG:
     case CL_DEVICE_DOUBLE_FP_CONFIG:
         INFO_T(cl_device_fp_config, fp);
@@ -362,8 +710,9 @@ static cl_int device_info_misc(cl_device_info name, size_t size, void *value, si
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
     case CL_DEVICE_LINKER_AVAILABLE:
         INFO_T(cl_bool, CL_FALSE);
-    case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_AVAILABLE:
+        INFO_T(cl_bool, e->bad ? CL_FALSE : CL_TRUE);
+    case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         INFO_T(cl_bool, CL_TRUE);
