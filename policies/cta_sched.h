@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/err.h"
 
@@ -43,6 +44,8 @@ struct pol_cta_sched_ops {
      * no running CTA's warp can be (NULL = none paused).
      */
     uint32_t (*run_limit)(void *st, uint32_t sm);
+    /* Writes the policy's state over time as CSV (NULL = nothing to write). */
+    int (*dump)(const void *st, FILE *out, struct ps_err *err);
 };
 
 #endif

@@ -23,11 +23,13 @@ struct entry {
 static const struct entry warp_tab[] = {
     {"lrr", &pol_ws_lrr},       {"gto", &pol_ws_gto}, {"two_level_active", &pol_ws_two_level},
     {"oldest", &pol_ws_oldest}, {"swl", &pol_ws_swl}, {"warp_limiting", &pol_ws_warp_limiting},
+    {"ccws", &pol_ws_ccws},
 };
 
 static const struct entry cta_tab[] = {
     {"rr", &pol_cta_rr},
     {"static", &pol_cta_static},
+    {"dyncta", &pol_cta_dyncta},
 };
 
 static const struct entry l1d_tab[] = {

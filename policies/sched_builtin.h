@@ -7,8 +7,11 @@
 #ifndef PTXSIM_POLICIES_SCHED_BUILTIN_H
 #define PTXSIM_POLICIES_SCHED_BUILTIN_H
 
+#include <stdio.h>
+
 struct pol_warp_sched_ops;
 struct pol_cta_sched_ops;
+struct ps_err;
 
 extern const struct pol_warp_sched_ops pol_ws_lrr;           /* ws_lrr.c: loose round robin */
 extern const struct pol_warp_sched_ops pol_ws_gto;           /* ws_gto.c: greedy then oldest */
@@ -16,8 +19,13 @@ extern const struct pol_warp_sched_ops pol_ws_oldest;        /* ws_oldest.c: old
 extern const struct pol_warp_sched_ops pol_ws_two_level;     /* ws_two_level.c: active/pending */
 extern const struct pol_warp_sched_ops pol_ws_swl;           /* ws_swl.c: swl:N, N per SM */
 extern const struct pol_warp_sched_ops pol_ws_warp_limiting; /* ws_swl.c: GPGPU-Sim's form */
+extern const struct pol_warp_sched_ops pol_ws_ccws;          /* ws_ccws.c: CCWS over GTO */
 
 extern const struct pol_cta_sched_ops pol_cta_rr;     /* cta_rr.c: maximum occupancy */
 extern const struct pol_cta_sched_ops pol_cta_static; /* cta_static.c: a fixed limit */
+extern const struct pol_cta_sched_ops pol_cta_dyncta; /* cta_dyncta.c: DYNCTA, seed 001 */
+
+/* DYNCTA's series of n as CSV ("kernel,cycle,sm,n"); its table's dump op. */
+int pol_cta_dyncta_dump(const void *st, FILE *out, struct ps_err *err);
 
 #endif

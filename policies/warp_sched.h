@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/err.h"
 
@@ -77,6 +78,8 @@ struct pol_warp_sched_ops {
     void (*on_event)(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now);
     /* L1D hits, misses and evictions of this scheduler's warps (NULL = not wanted). */
     void (*on_mem)(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now);
+    /* Writes the policy's state over time as CSV (NULL = nothing to write). */
+    int (*dump)(const void *st, FILE *out, struct ps_err *err);
 };
 
 #endif

@@ -135,10 +135,43 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
     return 0;
 }
 
+/* The policies' state over time, to <prefix>.cta.csv and <prefix>.warp.csv. */
+static void write_policy_traces(const struct tm_gpu *g)
+{
+    const char *prefix = g->prm.policy_trace;
+    char path[4096];
+    struct ps_err err;
+    FILE *f;
+
+    if (!prefix || !*prefix)
+        return;
+    ps_err_clear(&err);
+    if (g->cs->dump) {
+        snprintf(path, sizeof(path), "%s.cta.csv", prefix);
+        if (!(f = fopen(path, "w")) || g->cs->dump(g->cs_st, f, &err))
+            fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
+        if (f)
+            fclose(f);
+    }
+    if (g->ws->dump && g->sm) {
+        snprintf(path, sizeof(path), "%s.warp.csv", prefix);
+        f = fopen(path, "w");
+        for (uint32_t i = 0; f && i < g->prm.nsm; i++)
+            if (tm_sm_dump_sched(g->sm[i], f, &err))
+                break;
+        if (!f || err.code)
+            fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
+        if (f)
+            fclose(f);
+    }
+}
+
 void tm_gpu_destroy(struct tm_gpu *g)
 {
     if (!g)
         return;
+    if (g->ws && g->cs)
+        write_policy_traces(g);
     machine_free(g);
     if (g->cs && g->cs_st)
         g->cs->destroy(g->cs_st);

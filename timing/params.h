@@ -48,6 +48,7 @@ struct tm_params {
     /* Policies (names point into the configuration, which outlives the GPU). */
     const char *warp_sched, *cta_sched, *l1d_policy;
     uint32_t cta_limit, sample_period;
+    const char *policy_trace; /* file prefix, "" = none */
     /* Run control. */
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;

@@ -1089,8 +1089,14 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
     if (was_quiet)
         s->before = s->k;
     s->k.cycles++;
-    if (!s->nctas && tm_sm_idle(s))
+    if (!s->nctas && tm_sm_idle(s)) {
+        /* An SM without work during a kernel is idle (DYNCTA's C_idle; it also lowers RACT). */
+        if (s->L) {
+            s->k.n_inact++;
+            s->k.c_idle++;
+        }
         return 0;
+    }
     if (s->nctas)
         s->k.busy_cycles++;
     s->k.warps_resident += s->nwarps_res;
@@ -1106,11 +1112,16 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
     if (sum.issued) {
         s->k.n_act++;
     } else {
+        /*
+         * A warp waiting on a long-latency load makes the cycle a memory cycle
+         * even when another is refused by the LD/ST unit or MSHRs (that refusal
+         * is memory pressure too); pipe-only stalls count in neither counter.
+         */
         s->k.n_inact++;
-        if (sum.structural)
-            s->k.c_stall++;
-        else if (sum.mem_wait)
+        if (sum.mem_wait)
             s->k.c_mem++;
+        else if (sum.structural)
+            s->k.c_stall++;
         else
             s->k.c_idle++;
     }
@@ -1146,6 +1157,18 @@ struct isa_warp *tm_sm_barrier_warp(const struct tm_sm *s)
         if (s->wp[i].w && !s->wp[i].exited)
             return s->wp[i].w;
     return NULL;
+}
+
+int tm_sm_dump_sched(const struct tm_sm *s, FILE *out, struct ps_err *err)
+{
+    for (uint32_t i = 0; s->env.ws->dump && i < s->prm->nsched; i++) {
+        int rc;
+
+        fprintf(out, "# sm %u scheduler %u\n", s->id, i);
+        if ((rc = s->env.ws->dump(s->sched[i], out, err)))
+            return rc;
+    }
+    return 0;
 }
 
 const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s)

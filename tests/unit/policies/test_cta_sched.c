@@ -127,9 +127,9 @@ static void test_cta_sched_registry(void **state)
     assert_string_equal(pol_cta_sched_find("static:7", &args, &err)->name, "static");
     assert_string_equal(args, "7");
     ps_err_clear(&err);
-    assert_null(pol_cta_sched_find("dyncta:4", &args, &err));
+    assert_null(pol_cta_sched_find("lcs:4", &args, &err));
     assert_int_equal(err.code, PS_EINVAL);
-    assert_non_null(strstr(err.msg, "unknown cta scheduler 'dyncta'"));
+    assert_non_null(strstr(err.msg, "unknown cta scheduler 'lcs'"));
     assert_non_null(strstr(err.msg, "rr, static"));
     ps_err_clear(&err);
     assert_null(pol_cta_sched_find("", &args, &err));

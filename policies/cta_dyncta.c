@@ -1,0 +1,376 @@
+/*
+ * DYNCTA ("dyncta"): a per-SM controller of the number of CTAs that run
+ * (Kayiran et al., "Neither More Nor Less", PACT 2013; design/seeds/001).
+ * Each SM starts a kernel at n = floor(N/2) (at least 1), N being the
+ * kernel's occupancy limit. Once per sampling period (-ptxsim_sample_period
+ * core cycles, 2048 in the paper) the GPU reports the SM's C_idle and C_mem
+ * of that period, and n moves by one following the seed's corrected
+ * Algorithm 1 (§4.5): C_idle >= t_idle raises n, else C_mem < t_mem_l
+ * raises it, else C_mem >= t_mem_h lowers it, else n stays; a step that
+ * would leave [n_min, min(n_max, N)] is not taken.
+ *
+ * limit() and run_limit() are both n: the GPU issues a new CTA to an SM only
+ * while it holds fewer than n, and the SM runs the n earliest-assigned
+ * resident CTAs and pauses the rest (soft pausing: their warps go only
+ * when no running warp can). That one rule gives every pause and unpause
+ * of the seed's semantics: a decrease pauses the most recently assigned
+ * running CTA, an increase unpauses the oldest paused one instead of
+ * admitting a new CTA, and a completing CTA lets the oldest paused one run
+ * at once (A3-A5, A12, oracle 22).
+ *
+ * The counters are the SM's per-period deltas, so they are zero after every
+ * decision (A9, A11). The paper's 11-bit counters saturate at 2047, which
+ * cannot change a comparison against a threshold below 2048, so the full
+ * counts are compared. Decisions go on after the last CTA is issued (A13).
+ * Every change of n is kept as a (kernel, cycle, sm, n) row for
+ * pol_cta_dyncta_dump().
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/cta_sched.h"
+#include "policies/sched_builtin.h"
+
+/* init values that are not a count of CTAs. */
+#define DYN_INIT_HALF 0         /* floor(N/2), at least 1 (the paper) */
+#define DYN_INIT_MAX UINT32_MAX /* N (the paper's worse variant, §4.7) */
+
+#define DYN_EXPECTED                                                                               \
+    "expected dyncta or dyncta:key=value[,key=value...] (',' or ':' between pairs) with keys t_idle, t_mem_l, t_mem_h (core cycles per period), init (half, max or a count), n_min (>= 1), n_max (0 = the occupancy limit), trace (0 or 1)"
+
+struct dyn_cfg {
+    uint32_t t_idle, t_mem_l, t_mem_h; /* Algorithm 1's thresholds */
+    uint32_t init;                     /* DYN_INIT_HALF, DYN_INIT_MAX or a count */
+    uint32_t n_min, n_max;             /* bounds of n; n_max 0 = N */
+    uint32_t trace;                    /* keep the series of n */
+};
+
+/* The paper's values (Table III, §4.4, §4.7). */
+static const struct dyn_cfg dyn_defaults = {
+    .t_idle = 16,
+    .t_mem_l = 128,
+    .t_mem_h = 384,
+    .init = DYN_INIT_HALF,
+    .n_min = 1,
+    .n_max = 0,
+    .trace = 1,
+};
+
+struct dyn_key {
+    const char *name;
+    size_t off;
+    uint32_t lo, hi;
+};
+
+static const struct dyn_key dyn_keys[] = {
+    {"t_idle", offsetof(struct dyn_cfg, t_idle), 0, UINT32_MAX},
+    {"t_mem_l", offsetof(struct dyn_cfg, t_mem_l), 0, UINT32_MAX},
+    {"t_mem_h", offsetof(struct dyn_cfg, t_mem_h), 0, UINT32_MAX},
+    {"init", offsetof(struct dyn_cfg, init), 1, UINT32_MAX - 1},
+    {"n_min", offsetof(struct dyn_cfg, n_min), 1, UINT32_MAX},
+    {"n_max", offsetof(struct dyn_cfg, n_max), 0, UINT32_MAX},
+    {"trace", offsetof(struct dyn_cfg, trace), 0, 1},
+};
+
+#define DYN_NKEYS (sizeof(dyn_keys) / sizeof(dyn_keys[0]))
+
+struct dyn_row {
+    uint64_t cycle;
+    uint32_t kernel, sm, n;
+};
+
+struct dyncta {
+    struct dyn_cfg cfg;
+    uint32_t nsm;
+    uint32_t N;      /* occupancy limit of the current kernel, 0 before the first */
+    uint32_t lo, hi; /* bounds of n in the current kernel */
+    uint32_t kernel; /* launches seen; the current one is number kernel - 1 */
+    uint32_t *n;     /* per SM */
+    bool *logged;    /* per SM: its initial n of this kernel is in the series */
+    struct dyn_row *rows;
+    size_t nrows, cap;
+    bool lost; /* a row could not be stored; the series stops there */
+};
+
+/* ------------------------------------------------------------------ arguments */
+
+static int dyn_bad(struct ps_err *err, const char *args, const char *what)
+{
+    return ps_err_set(err, PS_EINVAL, "bad cta scheduler arguments 'dyncta:%s': %s; " DYN_EXPECTED,
+                      args, what);
+}
+
+/* Unsigned decimal digits only, at most UINT32_MAX. */
+static bool dyn_number(const char *s, size_t len, uint32_t *out)
+{
+    uint64_t x = 0;
+
+    if (!len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+        if (x > UINT32_MAX)
+            return false;
+    }
+    *out = (uint32_t)x;
+    return true;
+}
+
+static bool dyn_value(const struct dyn_key *k, const char *s, size_t len, uint32_t *out)
+{
+    if (!strcmp(k->name, "init") && len == 4 && !memcmp(s, "half", 4)) {
+        *out = DYN_INIT_HALF;
+        return true;
+    }
+    if (!strcmp(k->name, "init") && len == 3 && !memcmp(s, "max", 3)) {
+        *out = DYN_INIT_MAX;
+        return true;
+    }
+    return dyn_number(s, len, out) && *out >= k->lo && *out <= k->hi;
+}
+
+static const struct dyn_key *dyn_find_key(const char *s, size_t len)
+{
+    for (size_t i = 0; i < DYN_NKEYS; i++)
+        if (strlen(dyn_keys[i].name) == len && !memcmp(dyn_keys[i].name, s, len))
+            return &dyn_keys[i];
+    return NULL;
+}
+
+/* One "key=value" of len characters at p; *seen has a bit per key already given. */
+static int dyn_item(const char *p, size_t len, struct dyn_cfg *c, uint32_t *seen, const char *args,
+                    struct ps_err *err)
+{
+    const char *eq = memchr(p, '=', len);
+    const struct dyn_key *k;
+    char what[160];
+    uint32_t bit;
+
+    if (!eq) {
+        snprintf(what, sizeof(what), "'%.*s' is not key=value", (int)len, p);
+        return dyn_bad(err, args, what);
+    }
+    k = dyn_find_key(p, (size_t)(eq - p));
+    if (!k && eq - p == 6 && !memcmp(p, "period", 6))
+        return dyn_bad(err, args, "the sampling period is the option -ptxsim_sample_period");
+    if (!k) {
+        snprintf(what, sizeof(what), "unknown key '%.*s'", (int)(eq - p), p);
+        return dyn_bad(err, args, what);
+    }
+    bit = 1u << (k - dyn_keys);
+    if (*seen & bit) {
+        snprintf(what, sizeof(what), "%s given twice", k->name);
+        return dyn_bad(err, args, what);
+    }
+    *seen |= bit;
+    if (!dyn_value(k, eq + 1, len - (size_t)(eq + 1 - p), (uint32_t *)((char *)c + k->off))) {
+        snprintf(what, sizeof(what), "bad value '%.*s' for %s", (int)(len - (size_t)(eq + 1 - p)),
+                 eq + 1, k->name);
+        return dyn_bad(err, args, what);
+    }
+    return 0;
+}
+
+/* Relations between keys that each value alone cannot break. */
+static int dyn_check(const struct dyn_cfg *c, const char *args, struct ps_err *err)
+{
+    char what[160];
+
+    if (c->t_mem_l > c->t_mem_h) {
+        snprintf(what, sizeof(what), "t_mem_l=%" PRIu32 " is above t_mem_h=%" PRIu32, c->t_mem_l,
+                 c->t_mem_h);
+        return dyn_bad(err, args, what);
+    }
+    if (c->n_max && c->n_min > c->n_max) {
+        snprintf(what, sizeof(what), "n_min=%" PRIu32 " is above n_max=%" PRIu32, c->n_min,
+                 c->n_max);
+        return dyn_bad(err, args, what);
+    }
+    return 0;
+}
+
+static int dyn_parse(const char *args, struct dyn_cfg *c, struct ps_err *err)
+{
+    const char *p = args;
+    uint32_t seen = 0;
+    int rc;
+
+    *c = dyn_defaults;
+    while (*p) {
+        size_t len = strcspn(p, ",:");
+
+        if (!len)
+            return dyn_bad(err, args, "empty field");
+        if ((rc = dyn_item(p, len, c, &seen, args, err)))
+            return rc;
+        p += len;
+        if (*p && !*++p)
+            return dyn_bad(err, args, "empty field");
+    }
+    return dyn_check(c, args, err);
+}
+
+/* ------------------------------------------------------------------ the controller */
+
+static void dyncta_destroy(void *st)
+{
+    struct dyncta *d = st;
+
+    if (!d)
+        return;
+    free(d->n);
+    free(d->logged);
+    free(d->rows);
+    free(d);
+}
+
+static void *dyncta_create(const struct pol_cta_sched_params *p, struct ps_err *err)
+{
+    const char *args = p->args ? p->args : "";
+    size_t nsm = p->nsm ? p->nsm : 1;
+    struct dyn_cfg cfg;
+    struct dyncta *d;
+
+    if (dyn_parse(args, &cfg, err))
+        return NULL;
+    d = calloc(1, sizeof(*d));
+    if (!d)
+        goto out_nomem;
+    d->cfg = cfg;
+    d->nsm = p->nsm;
+    d->n = calloc(nsm, sizeof(*d->n));
+    d->logged = calloc(nsm, sizeof(*d->logged));
+    if (!d->n || !d->logged)
+        goto out_nomem;
+    return d;
+out_nomem:
+    dyncta_destroy(d);
+    ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler dyncta");
+    return NULL;
+}
+
+/* Appends the SM's current n to the series (when kept). */
+static void dyn_record(struct dyncta *d, uint64_t cycle, uint32_t sm)
+{
+    if (!d->cfg.trace || d->lost)
+        return;
+    if (d->nrows == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 256;
+        struct dyn_row *r = realloc(d->rows, cap * sizeof(*r));
+
+        if (!r) {
+            d->lost = true;
+            return;
+        }
+        d->rows = r;
+        d->cap = cap;
+    }
+    d->rows[d->nrows++] = (struct dyn_row){cycle, d->kernel - 1, sm, d->n[sm]};
+}
+
+/* A kernel starts: new N, bounds and initial n on every SM (A10, A11, §4.9). */
+static void dyncta_on_kernel(void *st, uint32_t max_ctas)
+{
+    struct dyncta *d = st;
+    uint32_t init;
+
+    d->N = max_ctas;
+    d->kernel++;
+    d->hi = d->cfg.n_max && d->cfg.n_max < max_ctas ? d->cfg.n_max : max_ctas;
+    d->lo = d->cfg.n_min < d->hi ? d->cfg.n_min : d->hi;
+    if (d->cfg.init == DYN_INIT_HALF)
+        init = max_ctas / 2;
+    else if (d->cfg.init == DYN_INIT_MAX)
+        init = max_ctas;
+    else
+        init = d->cfg.init;
+    init = init < d->lo ? d->lo : init > d->hi ? d->hi : init;
+    for (uint32_t i = 0; i < d->nsm; i++) {
+        d->n[i] = init;
+        d->logged[i] = false;
+    }
+}
+
+/* Algorithm 1's step (seed 001 §4.5 and A2): +1, -1 or 0. */
+static int dyn_step(const struct dyn_cfg *c, uint64_t c_idle, uint64_t c_mem)
+{
+    if (c_idle >= c->t_idle)
+        return 1;
+    if (c_mem < c->t_mem_l)
+        return 1;
+    if (c_mem >= c->t_mem_h)
+        return -1;
+    return 0;
+}
+
+static void dyncta_on_sample(void *st, uint32_t sm, const struct pol_sm_sample *s, uint64_t now)
+{
+    struct dyncta *d = st;
+    int step;
+    uint32_t n;
+
+    if (sm >= d->nsm || !d->N)
+        return;
+    if (!d->logged[sm]) {
+        /* The initial n, at the start of the kernel's first period on this SM. */
+        d->logged[sm] = true;
+        dyn_record(d, s->cycles < now ? now - s->cycles : 0, sm);
+    }
+    step = dyn_step(&d->cfg, s->idle, s->mem_stall);
+    n = d->n[sm];
+    if (step > 0 && n < d->hi)
+        n++;
+    else if (step < 0 && n > d->lo)
+        n--;
+    if (n == d->n[sm])
+        return;
+    d->n[sm] = n;
+    dyn_record(d, now, sm);
+}
+
+/* n, for issue and for running alike; no opinion before the first kernel. */
+static uint32_t dyncta_limit(void *st, uint32_t sm)
+{
+    const struct dyncta *d = st;
+
+    if (sm >= d->nsm || !d->N)
+        return UINT32_MAX;
+    return d->n[sm];
+}
+
+int pol_cta_dyncta_dump(const void *st, FILE *out, struct ps_err *err)
+{
+    const struct dyncta *d = st;
+
+    fputs("kernel,cycle,sm,n\n", out);
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct dyn_row *r = &d->rows[i];
+
+        fprintf(out, "%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 "\n", r->kernel, r->cycle,
+                r->sm, r->n);
+    }
+    if (ferror(out))
+        return ps_err_set(err, PS_EIO, "cannot write the dyncta series of n");
+    if (d->lost)
+        return ps_err_set(err, PS_ENOMEM,
+                          "out of memory keeping the dyncta series of n: it stops after %zu rows",
+                          d->nrows);
+    return 0;
+}
+
+const struct pol_cta_sched_ops pol_cta_dyncta = {
+    .name = "dyncta",
+    .create = dyncta_create,
+    .destroy = dyncta_destroy,
+    .on_kernel = dyncta_on_kernel,
+    .limit = dyncta_limit,
+    .on_sample = dyncta_on_sample,
+    .run_limit = dyncta_limit,
+    .dump = pol_cta_dyncta_dump,
+};
