@@ -1,0 +1,684 @@
+/*
+ * Cache-conscious wavefront scheduling, "ccws" (Rogers, O'Connor, Aamodt,
+ * MICRO 2012; seed 004 sections 3.2-3.9, oracles 14-27 and 32).
+ *
+ * Lost-locality detection: every warp slot has a victim tag array
+ * (policies/ccws_vta.c). An L1D eviction puts the line into the VTA of the
+ * warp that allocated it (POL_MEM_L1_EVICT carries that warp); an L1D miss
+ * probes the missing warp's own VTA (POL_MEM_L1_MISS), and a hit is a VTA
+ * hit for that warp. Every request counts, so one uncoalesced load can make
+ * several VTA hits (oracle 32).
+ *
+ * Scoring: a warp arriving in a slot has the base score (100). A VTA hit
+ * sets the warp's lost-locality score to max(base, LLDS), Eq. (1):
+ *
+ *     LLDS = VTAHits_Total / InstIssued_Total * K_THROTTLE * CumLLSCutoff
+ *
+ * with CumLLSCutoff = active warps * base, so a second hit at the same
+ * ratio does not raise the score further (the paper's cap at LLDS; seed
+ * ambiguity 2). Every cycle each score above the base drops by one point
+ * (one point per decay_period cycles), never below the base. The counters
+ * are running totals, reset when a warp arrives at a scheduler that had no
+ * warps (the start of a kernel on this SM; ambiguity 5).
+ *
+ * Throttling: the active warps sorted by score, highest first (ties: older
+ * first), and summed; a warp may issue global and local loads only while
+ * the sum of the scores ranked before it is below the cutoff (the authors'
+ * boundary rule, ambiguity 3; "boundary=within" asks instead that the sum
+ * including it stays at or below the cutoff). Everything else issues
+ * freely (ambiguity 7). The issue order underneath is greedy then oldest,
+ * exactly as "gto", so with no VTA hits the two issue identically (oracle
+ * 14). The SM issues the first warp in that order that is ready and that
+ * may_issue allows (the paper's intersection logic, oracle 24).
+ *
+ * Time: `now` is the SM's core cycle, one warp issue per scheduler per
+ * cycle, the authors' (and seed 004's recommended) decay clock. The SM may
+ * skip dead cycles, so decay is applied lazily from the cycle count at each
+ * call. Each scheduler of an SM runs its own instance over its own warps
+ * (as swl does): with one scheduler per SM, as in the paper, that is the
+ * per-core mechanism exactly.
+ *
+ * Options ("ccws:key=value,key=value"; defaults are the paper's Table 3):
+ * vta_entries=16, vta_assoc=8, vta_repl=fifo|lru, k_throttle=8, base=100,
+ * decay_period=1, boundary=before|within, tie=age|slot, reclamp=0|1 (the
+ * authors' code also clamps every score to the current LLDS at each decay
+ * step), reset=idle|never, series_cap=16384.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/ccws_vta.h"
+#include "policies/sched_builtin.h"
+#include "policies/util.h"
+#include "policies/warp_sched.h"
+#include "policies/ws_ccws.h"
+
+enum { REPL_FIFO, REPL_LRU };
+enum { BOUNDARY_BEFORE, BOUNDARY_WITHIN };
+enum { TIE_AGE, TIE_SLOT };
+enum { RESET_IDLE, RESET_NEVER };
+
+/* Every option is a uint32_t; words-valued ones hold the index of the word. */
+struct ccws_opts {
+    uint32_t entries, assoc, repl, k, base, decay_period, boundary, tie, reclamp, reset;
+    uint32_t series_cap;
+};
+
+static const struct ccws_opts defaults = {
+    .entries = 16,
+    .assoc = 8,
+    .repl = REPL_FIFO,
+    .k = 8,
+    .base = 100,
+    .decay_period = 1,
+    .boundary = BOUNDARY_BEFORE,
+    .tie = TIE_AGE,
+    .reclamp = 0,
+    .reset = RESET_IDLE,
+    .series_cap = 16384,
+};
+
+static const char *const repl_words[] = {"fifo", "lru", NULL};
+static const char *const boundary_words[] = {"before", "within", NULL};
+static const char *const tie_words[] = {"age", "slot", NULL};
+static const char *const reset_words[] = {"idle", "never", NULL};
+
+struct key {
+    const char *name;
+    size_t off;
+    uint32_t min, max;
+    const char *const *words; /* NULL: a decimal number in [min, max] */
+};
+
+#define OPT(f) offsetof(struct ccws_opts, f)
+
+static const struct key keys[] = {
+    {"vta_entries", OPT(entries), 1, 1u << 16, NULL},
+    {"vta_assoc", OPT(assoc), 1, 1u << 16, NULL},
+    {"vta_repl", OPT(repl), 0, 0, repl_words},
+    {"k_throttle", OPT(k), 0, UINT32_MAX, NULL},
+    {"base", OPT(base), 1, 1u << 20, NULL},
+    {"decay_period", OPT(decay_period), 1, UINT32_MAX, NULL},
+    {"boundary", OPT(boundary), 0, 0, boundary_words},
+    {"tie", OPT(tie), 0, 0, tie_words},
+    {"reclamp", OPT(reclamp), 0, 1, NULL},
+    {"reset", OPT(reset), 0, 0, reset_words},
+    {"series_cap", OPT(series_cap), 0, 1u << 24, NULL},
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+struct ccws_warp {
+    bool occupied;  /* a warp is in the slot */
+    bool age_known; /* its age has been seen in a view */
+    bool permitted; /* may issue global/local loads this cycle */
+    uint64_t age;
+    uint32_t lls; /* lost-locality score */
+};
+
+struct ccws_point {
+    uint64_t cycle;
+    uint32_t active, permitted;
+};
+
+struct ccws {
+    struct ccws_opts o;
+    uint32_t sm, sched_id, max_warps;
+    struct ccws_warp *w; /* [max_warps], by slot */
+    struct pol_ccws_vta *vta;
+    uint32_t *rank; /* scratch: view indices by score */
+    uint32_t greedy_slot;
+    uint64_t greedy_age;
+    uint32_t resident; /* warps in this scheduler's slots, from the events */
+    bool anchored;     /* decay_at is meaningful */
+    uint64_t decay_at; /* decay has been applied up to this cycle */
+    struct pol_ccws_stats st;
+    uint64_t *hist;            /* [max_warps + 1]: cycles by permitted count */
+    struct ccws_point *series; /* the changes of (active, permitted), oldest first */
+    uint32_t nseries, series_alloc;
+    uint32_t last_active, last_permitted; /* as of the last cycle */
+    uint64_t series_dropped;              /* changes not kept: series_cap reached */
+    bool series_oom;                      /* or memory ran out */
+};
+
+/* ------------------------------------------------------------------ options */
+
+static int bad_args(const char *args, struct ps_err *err, const char *why, size_t len,
+                    const char *what)
+{
+    return ps_err_set(err, PS_EINVAL, "bad warp scheduler arguments 'ccws:%s': %s '%.*s'", args,
+                      why, (int)len, what);
+}
+
+static int unknown_key(const char *args, const char *k, size_t klen, struct ps_err *err)
+{
+    char known[256];
+    size_t used = 0;
+
+    known[0] = '\0';
+    for (size_t i = 0; i < NKEYS && used < sizeof(known); i++) {
+        int n = snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
+
+        if (n > 0)
+            used += (size_t)n;
+    }
+    return ps_err_set(err, PS_EINVAL,
+                      "bad warp scheduler arguments 'ccws:%s': unknown option '%.*s' (known: %s)",
+                      args, (int)klen, k, known);
+}
+
+/* Reads val[0..len) as the key's value into *out; false when it is not one. */
+static bool parse_value(const struct key *k, const char *val, size_t len, uint32_t *out)
+{
+    uint64_t x = 0;
+
+    if (k->words) {
+        for (uint32_t i = 0; k->words[i]; i++)
+            if (strlen(k->words[i]) == len && memcmp(k->words[i], val, len) == 0) {
+                *out = i;
+                return true;
+            }
+        return false;
+    }
+    if (!len || len > 10)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (val[i] < '0' || val[i] > '9')
+            return false;
+        x = x * 10 + (uint64_t)(val[i] - '0');
+    }
+    if (x < k->min || x > k->max)
+        return false;
+    *out = (uint32_t)x;
+    return true;
+}
+
+static int bad_value(const char *args, const struct key *k, const char *item, size_t len,
+                     struct ps_err *err)
+{
+    char want[96];
+    size_t used = 0;
+
+    want[0] = '\0';
+    for (uint32_t i = 0; k->words && k->words[i] && used < sizeof(want); i++) {
+        int n = snprintf(want + used, sizeof(want) - used, "%s%s", i ? "|" : "", k->words[i]);
+
+        if (n > 0)
+            used += (size_t)n;
+    }
+    if (!k->words)
+        snprintf(want, sizeof(want), "a whole number from %u to %u", k->min, k->max);
+    return ps_err_set(err, PS_EINVAL,
+                      "bad warp scheduler arguments 'ccws:%s': bad value in '%.*s' (expected %s)",
+                      args, (int)len, item, want);
+}
+
+/* One "key=value" of len bytes at item. */
+static int parse_item(struct ccws_opts *o, const char *args, const char *item, size_t len,
+                      struct ps_err *err)
+{
+    const char *eq = memchr(item, '=', len);
+    size_t klen;
+
+    if (!eq)
+        return bad_args(args, err, "expected key=value, got", len, item);
+    klen = (size_t)(eq - item);
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct key *k = &keys[i];
+
+        if (strlen(k->name) != klen || memcmp(k->name, item, klen) != 0)
+            continue;
+        if (!parse_value(k, eq + 1, len - klen - 1, (uint32_t *)((char *)o + k->off)))
+            return bad_value(args, k, item, len, err);
+        return 0;
+    }
+    return unknown_key(args, item, klen, err);
+}
+
+static int parse_opts(struct ccws_opts *o, const char *args, struct ps_err *err)
+{
+    const char *p;
+
+    args = args ? args : "";
+    p = args;
+    *o = defaults;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+        if (parse_item(o, args, p, len, err) < 0)
+            return PS_EINVAL;
+        p += len + (comma ? 1 : 0);
+        if (comma && !*p)
+            return bad_args(args, err, "expected key=value after", 1, ",");
+    }
+    if (o->entries % o->assoc)
+        return ps_err_set(
+            err, PS_EINVAL,
+            "bad warp scheduler arguments 'ccws:%s': vta_assoc=%u must divide vta_entries=%u", args,
+            o->assoc, o->entries);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+static void ccws_destroy(void *st)
+{
+    struct ccws *s = st;
+
+    if (!s)
+        return;
+    pol_ccws_vta_destroy(s->vta);
+    free(s->w);
+    free(s->rank);
+    free(s->hist);
+    free(s->series);
+    free(s);
+}
+
+static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
+{
+    struct ccws_opts o;
+    struct ccws *s;
+
+    if (parse_opts(&o, p->args, err) < 0)
+        return NULL;
+    if (!p->max_warps) {
+        ps_err_set(err, PS_EINVAL, "warp scheduler ccws needs the SM's warp slot count");
+        return NULL;
+    }
+    s = calloc(1, sizeof(*s));
+    if (!s)
+        goto oom;
+    s->o = o;
+    s->sm = p->sm;
+    s->sched_id = p->sched_id;
+    s->max_warps = p->max_warps;
+    s->greedy_slot = POL_UTIL_NO_SLOT;
+    s->w = calloc(p->max_warps, sizeof(*s->w));
+    s->rank = calloc(p->max_warps, sizeof(*s->rank));
+    s->hist = calloc((size_t)p->max_warps + 1, sizeof(*s->hist));
+    s->vta = pol_ccws_vta_create(p->max_warps, o.entries, o.assoc,
+                                 o.repl == REPL_LRU ? POL_CCWS_VTA_LRU : POL_CCWS_VTA_FIFO);
+    if (!s->w || !s->rank || !s->hist || !s->vta)
+        goto oom;
+    return s;
+oom:
+    ccws_destroy(s);
+    ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler ccws");
+    return NULL;
+}
+
+/* ------------------------------------------------------------------- scores */
+
+static uint32_t cutoff(const struct ccws *s)
+{
+    uint64_t c = (uint64_t)s->st.active * s->o.base;
+
+    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* Eq. (1) with the counters as they stand; the cutoff is the last cycle's. */
+static uint32_t llds(const struct ccws *s)
+{
+    uint64_t insts = s->st.llds_insts ? s->st.llds_insts : 1;
+    unsigned __int128 x = (unsigned __int128)s->st.llds_hits * s->o.k * cutoff(s) / insts;
+
+    return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+}
+
+static void reclamp(struct ccws *s)
+{
+    uint32_t cap = llds(s);
+
+    if (cap < s->o.base)
+        cap = s->o.base;
+    for (uint32_t i = 0; i < s->max_warps; i++)
+        if (s->w[i].occupied && s->w[i].lls > cap)
+            s->w[i].lls = cap;
+}
+
+/* Applies the decay of the cycles up to now: one point per decay_period, down to the base. */
+static void advance(struct ccws *s, uint64_t now)
+{
+    uint64_t steps;
+
+    if (!s->anchored || now < s->decay_at) {
+        s->anchored = true;
+        s->decay_at = now;
+        return;
+    }
+    steps = (now - s->decay_at) / s->o.decay_period;
+    if (!steps)
+        return;
+    s->decay_at += steps * s->o.decay_period;
+    for (uint32_t i = 0; i < s->max_warps; i++) {
+        struct ccws_warp *w = &s->w[i];
+
+        if (!w->occupied || w->lls <= s->o.base)
+            continue;
+        w->lls = w->lls - s->o.base > steps ? w->lls - (uint32_t)steps : s->o.base;
+    }
+    if (s->o.reclamp)
+        reclamp(s);
+}
+
+/* A new warp in the slot: base score, empty VTA, permitted. */
+static void arrive(struct ccws *s, uint32_t slot)
+{
+    struct ccws_warp *w = &s->w[slot];
+
+    w->occupied = true;
+    w->age_known = false;
+    w->permitted = true;
+    w->lls = s->o.base;
+    pol_ccws_vta_clear(s->vta, slot);
+}
+
+static void vta_hit(struct ccws *s, uint32_t slot)
+{
+    uint32_t l;
+
+    s->st.vta_hits++;
+    s->st.llds_hits++;
+    l = llds(s);
+    s->st.llds = l;
+    s->w[slot].lls = l > s->o.base ? l : s->o.base;
+}
+
+/* ---------------------------------------------------------------- the stack */
+
+/* Does view a rank before view b in the score stack? */
+static bool ranks_before(const struct ccws *s, const struct pol_warp_view *a,
+                         const struct pol_warp_view *b)
+{
+    uint32_t la = s->w[a->slot].lls, lb = s->w[b->slot].lls;
+
+    if (la != lb)
+        return la > lb;
+    if (s->o.tie == TIE_AGE && a->age != b->age)
+        return a->age < b->age;
+    return a->slot < b->slot;
+}
+
+static void sort_by_score(const struct ccws *s, uint32_t *idx, uint32_t n,
+                          const struct pol_warp_view *v)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = idx[i], j = i;
+
+        while (j > 0 && ranks_before(s, &v[x], &v[idx[j - 1]])) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = x;
+    }
+}
+
+/* Takes the views' warps in: a slot the events did not announce, or a new age, is a new warp. */
+static void sync_slots(struct ccws *s, const struct pol_warp_view *v, const uint32_t *idx,
+                       uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct pol_warp_view *x = &v[idx[i]];
+        struct ccws_warp *w;
+
+        if (x->slot >= s->max_warps)
+            continue;
+        w = &s->w[x->slot];
+        if (!w->occupied || (w->age_known && w->age != x->age))
+            arrive(s, x->slot);
+        w->age = x->age;
+        w->age_known = true;
+    }
+}
+
+/* Makes room for one more point of the series; false when it is full or memory ran out. */
+static bool series_room(struct ccws *s)
+{
+    struct ccws_point *p;
+    uint32_t cap;
+
+    if (s->nseries < s->series_alloc)
+        return true;
+    if (s->nseries == s->o.series_cap || s->series_oom)
+        return false;
+    cap = s->series_alloc ? 2 * s->series_alloc : 256;
+    cap = cap < s->o.series_cap ? cap : s->o.series_cap;
+    p = realloc(s->series, (size_t)cap * sizeof(*p));
+    if (!p) {
+        s->series_oom = true;
+        return false;
+    }
+    s->series = p;
+    s->series_alloc = cap;
+    return true;
+}
+
+/* The cycle's counters, and a point of the series when the active or permitted count changed. */
+static void record(struct ccws *s, uint64_t now)
+{
+    s->st.cycles++;
+    s->st.active_sum += s->st.active;
+    s->st.permitted_sum += s->st.permitted;
+    s->st.throttled_cycles += s->st.permitted < s->st.active;
+    s->hist[s->st.permitted <= s->max_warps ? s->st.permitted : s->max_warps]++;
+    if (s->st.cycles > 1 && s->last_active == s->st.active && s->last_permitted == s->st.permitted)
+        return;
+    s->last_active = s->st.active;
+    s->last_permitted = s->st.permitted;
+    if (series_room(s))
+        s->series[s->nseries++] = (struct ccws_point){now, s->st.active, s->st.permitted};
+    else
+        s->series_dropped++;
+}
+
+/* The cutoff test: which of the n warps in idx may load this cycle. */
+static void cutoff_test(struct ccws *s, const struct pol_warp_view *v, const uint32_t *idx,
+                        uint32_t n, uint64_t now)
+{
+    uint64_t prefix = 0, cut;
+    uint32_t permitted = 0;
+
+    s->st.active = n;
+    cut = cutoff(s);
+    memcpy(s->rank, idx, n * sizeof(*idx));
+    sort_by_score(s, s->rank, n, v);
+    for (uint32_t i = 0; i < n; i++) {
+        struct ccws_warp *w = &s->w[v[s->rank[i]].slot];
+        uint64_t with = prefix + w->lls;
+
+        w->permitted = s->o.boundary == BOUNDARY_WITHIN ? with <= cut : prefix < cut;
+        permitted += w->permitted;
+        prefix = with;
+    }
+    s->st.permitted = permitted;
+    s->st.cutoff = (uint32_t)cut;
+    record(s, now);
+}
+
+/* ------------------------------------------------------------------ the ops */
+
+static uint32_t ccws_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
+                           uint64_t now)
+{
+    struct ccws *s = st;
+    uint32_t k = 0;
+
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i].valid && v[i].slot < s->max_warps)
+            order[k++] = i;
+    advance(s, now);
+    sync_slots(s, v, order, k);
+    cutoff_test(s, v, order, k, now);
+    pol_util_sort_age(order, k, v);
+    pol_util_greedy_first(order, k, v, s->greedy_slot, s->greedy_age);
+    return k;
+}
+
+static bool ccws_may_issue(void *st, const struct pol_warp_view *w, const struct pol_instr_view *in)
+{
+    struct ccws *s = st;
+
+    if (!in || !in->is_load || w->slot >= s->max_warps || s->w[w->slot].permitted)
+        return true;
+    s->st.loads_held++;
+    return false;
+}
+
+static void ccws_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
+{
+    struct ccws *s = st;
+
+    (void)now;
+    s->greedy_slot = w->slot;
+    s->greedy_age = w->age;
+    s->st.issued++;
+    s->st.llds_insts++;
+}
+
+static void ccws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now)
+{
+    struct ccws *s = st;
+
+    if (slot >= s->max_warps)
+        return;
+    advance(s, now);
+    if (e == POL_WARP_LAUNCHED) {
+        if (s->o.reset == RESET_IDLE && !s->resident)
+            s->st.llds_hits = s->st.llds_insts = 0;
+        s->resident++;
+        arrive(s, slot);
+    } else if (e == POL_WARP_EXITED) {
+        s->resident -= s->resident > 0;
+        s->w[slot] = (struct ccws_warp){0};
+        pol_ccws_vta_clear(s->vta, slot);
+    }
+}
+
+static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now)
+{
+    struct ccws *s = st;
+
+    if (slot >= s->max_warps)
+        return;
+    advance(s, now);
+    switch (e) {
+    case POL_MEM_L1_HIT:
+        s->st.l1_hits++;
+        break;
+    case POL_MEM_L1_EVICT:
+        if (!s->w[slot].occupied) {
+            s->st.evict_dropped++;
+            break;
+        }
+        pol_ccws_vta_insert(s->vta, slot, line);
+        s->st.vta_inserts++;
+        break;
+    case POL_MEM_L1_MISS:
+        if (!s->w[slot].occupied)
+            break;
+        s->st.vta_probes++;
+        if (pol_ccws_vta_probe(s->vta, slot, line))
+            vta_hit(s, slot);
+        break;
+    default: /* kinds added later */
+        break;
+    }
+}
+
+/* -------------------------------------------------------------- observation */
+
+void pol_ws_ccws_stats(const void *st, struct pol_ccws_stats *out)
+{
+    const struct ccws *s = st;
+
+    *out = s->st;
+    out->max_score = 0;
+    for (uint32_t i = 0; i < s->max_warps; i++)
+        if (s->w[i].occupied && s->w[i].lls > out->max_score)
+            out->max_score = s->w[i].lls;
+}
+
+uint32_t pol_ws_ccws_score(const void *st, uint32_t slot)
+{
+    const struct ccws *s = st;
+
+    return slot < s->max_warps && s->w[slot].occupied ? s->w[slot].lls : 0;
+}
+
+static void dump_opts(const struct ccws *s, FILE *f)
+{
+    fputs("# ccws", f);
+    for (size_t i = 0; i < NKEYS; i++) {
+        uint32_t v = *(const uint32_t *)((const char *)&s->o + keys[i].off);
+
+        if (keys[i].words)
+            fprintf(f, " %s=%s", keys[i].name, keys[i].words[v]);
+        else
+            fprintf(f, " %s=%" PRIu32, keys[i].name, v);
+    }
+    fputc('\n', f);
+}
+
+static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, FILE *f)
+{
+    double rate = c->vta_probes ? (double)c->vta_hits / (double)c->vta_probes : 0.0;
+    double cyc = c->cycles ? (double)c->cycles : 1.0;
+
+    fprintf(f,
+            "# vta_probes=%" PRIu64 " vta_hits=%" PRIu64 " vta_hit_rate=%.6f vta_inserts=%" PRIu64
+            " evict_dropped=%" PRIu64 " l1_hits=%" PRIu64 " issued=%" PRIu64 " cycles=%" PRIu64
+            " throttled_cycles=%" PRIu64 " loads_held=%" PRIu64
+            " mean_active=%.4f mean_permitted=%.4f series_dropped=%" PRIu64 "\n",
+            c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->l1_hits,
+            c->issued, c->cycles, c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
+            (double)c->permitted_sum / cyc, s->series_dropped);
+    fputs("# permitted_hist", f);
+    for (uint32_t i = 0; i <= s->max_warps; i++)
+        if (s->hist[i])
+            fprintf(f, " %" PRIu32 ":%" PRIu64, i, s->hist[i]);
+    fputc('\n', f);
+}
+
+/*
+ * The dump op: the options and counters as '#' lines, then the series as CSV,
+ * one row per change of the active or permitted warp count.
+ */
+static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
+{
+    const struct ccws *s = st;
+    struct pol_ccws_stats c;
+
+    pol_ws_ccws_stats(st, &c);
+    dump_opts(s, out);
+    dump_counters(s, &c, out);
+    fputs("cycle,sm,sched,active,permitted\n", out);
+    for (uint32_t i = 0; i < s->nseries; i++)
+        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n",
+                s->series[i].cycle, s->sm, s->sched_id, s->series[i].active,
+                s->series[i].permitted);
+    if (ferror(out))
+        return ps_err_set(err, PS_EIO, "cannot write the ccws series of permitted warps");
+    if (s->series_oom)
+        return ps_err_set(
+            err, PS_ENOMEM,
+            "out of memory keeping the ccws series of permitted warps: it stops after %" PRIu32
+            " rows",
+            s->nseries);
+    return 0;
+}
+
+const struct pol_warp_sched_ops pol_ws_ccws = {
+    .name = "ccws",
+    .create = ccws_create,
+    .destroy = ccws_destroy,
+    .order = ccws_order,
+    .may_issue = ccws_may_issue,
+    .on_issue = ccws_on_issue,
+    .on_event = ccws_on_event,
+    .on_mem = ccws_on_mem,
+    .dump = ccws_dump,
+};
