@@ -16,6 +16,7 @@ static const struct verb verbs[] = {
     {"exec", verb_exec, "run one kernel of a PTX file functionally with given arguments"},
     {"run", verb_run, "run a CUDA program (built with nvcc -cudart shared) on ptxsim"},
     {"objdump", verb_objdump, "list the fat binary entries of a CUDA program, print their PTX"},
+    {"sweep", verb_sweep, "run the workload suite over machines and policies, summarise"},
 };
 
 static void usage(FILE *out)

@@ -9,5 +9,6 @@ int verb_ptx(int argc, char **argv);
 int verb_exec(int argc, char **argv);
 int verb_run(int argc, char **argv);
 int verb_objdump(int argc, char **argv);
+int verb_sweep(int argc, char **argv);
 
 #endif

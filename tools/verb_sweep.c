@@ -1,0 +1,510 @@
+/*
+ * `ptxsim sweep`: runs every selected workload x size x machine x policy
+ * variant under `ptxsim run --mode timing` in a pool of processes, keeps
+ * each run's statistics JSON, stdout and stderr under OUT/runs/, and turns
+ * them into OUT/results.csv, OUT/summary.md and three SVG charts
+ * (docs/workloads.md). Finished runs are reused, so an interrupted sweep
+ * resumes by running the same command again. `--report DIR` regenerates
+ * the summary and charts from results.csv, `--classify DIR` writes
+ * classes.md.
+ */
+#define _GNU_SOURCE /* asprintf, strndup */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/sweep_plan.h"
+#include "tools/sweep_report.h"
+#include "tools/sweep_run.h"
+#include "tools/sweep_summary.h"
+#include "tools/sweep_svg.h"
+#include "tools/sweep_variant.h"
+#include "tools/verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ptxsim sweep [OPTIONS]\n"
+            "       ptxsim sweep --report DIR [--baseline VARIANT]\n"
+            "       ptxsim sweep --classify DIR\n"
+            "Runs the workload suite (make workloads) under `ptxsim run --mode timing` for every\n"
+            "workload x size x machine x variant and writes DIR/results.csv, DIR/summary.md and\n"
+            "DIR/{ipc,mpki,stalls}.svg. Finished runs in DIR are reused (resume by re-running).\n"
+            "  --workloads a,b,...|all  workloads to run (default all)\n"
+            "  --sizes test,small,paper input sizes (default small)\n"
+            "  --configs M,...          machines: gtx480, dyncta-30core, ccws-30core,\n"
+            "                           bypass-gtx480 or files (default gtx480)\n"
+            "  --variant NAME[:opt=val[,opt=val...]]\n"
+            "                           a policy variant: options passed as -o (repeatable;\n"
+            "                           default one variant 'base' with no options)\n"
+            "  --baseline VARIANT       normalise IPC to this variant (default the first)\n"
+            "  --jobs N                 runs at once (default: the number of CPUs)\n"
+            "  --out DIR                results directory (default sweep-out)\n"
+            "  --bin DIR                workload binaries (default: the build tree's\n"
+            "                           benchmarks/workloads/bin)\n"
+            "  --timeout SECONDS        per run; 0 = none (default 1800)\n"
+            "  --ocl                    'all' includes the OpenCL variants (<name>_ocl)\n"
+            "  --report DIR             regenerate summary.md and the charts from DIR/results.csv\n"
+            "  --classify DIR           write DIR/classes.md (DYNCTA and CCWS classes) from the\n"
+            "                           small/gtx480 runs of variants base and l1big, e.g. from\n"
+            "      ptxsim sweep --sizes small --configs gtx480 --variant base \\\n"
+            "          --variant 'l1big:%s' --out DIR\n"
+            "Exit status: 0 if every run passed, 1 if any failed, 2 on a usage error.\n",
+            SWEEP_CLASSIFY_BIG_OPT);
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+static int list_add(struct sweep_list *l, const char *s, size_t n)
+{
+    char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+    if (!v)
+        return -1;
+    l->v = v;
+    if (!(l->v[l->n] = strndup(s, n)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static void list_free(struct sweep_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof(*l));
+}
+
+/* Replaces l by the comma-separated items of s; 2 on an empty item. */
+static int list_parse(struct sweep_list *l, const char *s, const char *what)
+{
+    list_free(l);
+    for (;;) {
+        size_t n = strcspn(s, ",");
+
+        if (!n) {
+            fprintf(stderr, "ptxsim sweep: empty item in --%s\n", what);
+            return 2;
+        }
+        for (size_t i = 0; i < l->n; i++)
+            if (strlen(l->v[i]) == n && !strncmp(l->v[i], s, n)) {
+                fprintf(stderr, "ptxsim sweep: '%.*s' appears twice in --%s\n", (int)n, s, what);
+                return 2;
+            }
+        if (list_add(l, s, n))
+            return 1;
+        if (!s[n])
+            return 0;
+        s += n + 1;
+    }
+}
+
+static int variant_add(struct sweep_opts *o, const char *spec)
+{
+    struct sweep_variant *v = realloc(o->variants, (o->nvariants + 1) * sizeof(*v));
+    char err[512];
+    int rc;
+
+    if (!v)
+        return 1;
+    o->variants = v;
+    v = &o->variants[o->nvariants++];
+    rc = sweep_variant_parse(spec, v, err, sizeof(err));
+    if (rc == -1)
+        fprintf(stderr, "ptxsim sweep: %s\n", err);
+    if (rc)
+        return rc == -1 ? 2 : 1;
+    for (size_t i = 0; i + 1 < o->nvariants; i++)
+        if (!strcmp(o->variants[i].name, v->name)) {
+            fprintf(stderr, "ptxsim sweep: variant '%s' given twice\n", v->name);
+            return 2;
+        }
+    return 0;
+}
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+
+    if (strncmp(argv[*i], name, n))
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] || *i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int parse_number(const char *s, const char *what, double max, double *out)
+{
+    char *end;
+    double x = strtod(s, &end);
+
+    if (end == s || *end || !(x >= 0) || x > max) {
+        fprintf(stderr, "ptxsim sweep: %s expects a number from 0 to %.0f, not '%s'\n", what, max,
+                s);
+        return 2;
+    }
+    *out = x;
+    return 0;
+}
+
+/* The options that take a string: true if argv[*i] was one. */
+static bool string_opt(int argc, char **argv, int *i, struct sweep_opts *o)
+{
+    const char *const names[] = {"--baseline", "--out", "--bin", "--report", "--classify"};
+    const char **fields[] = {&o->baseline, &o->out, &o->bin, &o->report, &o->classify};
+    const char *v;
+
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        if ((v = opt_value(argc, argv, i, names[k]))) {
+            *fields[k] = v;
+            return true;
+        }
+    return false;
+}
+
+/* One option at argv[*i]: 0, 1 out of memory, 2 usage error, -1 after --help. */
+static int parse_one(int argc, char **argv, int *i, struct sweep_opts *o)
+{
+    const char *v;
+    double x;
+
+    if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h")) {
+        usage(stdout);
+        return -1;
+    }
+    if (!strcmp(argv[*i], "--ocl")) {
+        o->ocl = true;
+        return 0;
+    }
+    if ((v = opt_value(argc, argv, i, "--workloads")))
+        return list_parse(&o->workloads, v, "workloads");
+    if ((v = opt_value(argc, argv, i, "--sizes")))
+        return list_parse(&o->sizes, v, "sizes");
+    if ((v = opt_value(argc, argv, i, "--configs")))
+        return list_parse(&o->configs, v, "configs");
+    if ((v = opt_value(argc, argv, i, "--variant")))
+        return variant_add(o, v);
+    if (string_opt(argc, argv, i, o))
+        return 0;
+    if ((v = opt_value(argc, argv, i, "--timeout")))
+        return parse_number(v, "--timeout", 1e7, &o->timeout_s);
+    if ((v = opt_value(argc, argv, i, "--jobs"))) {
+        if (parse_number(v, "--jobs", 1024, &x))
+            return 2;
+        if (x < 1 || x != floor(x)) {
+            fprintf(stderr, "ptxsim sweep: --jobs expects a whole number from 1 to 1024\n");
+            return 2;
+        }
+        o->jobs = (unsigned)x;
+        return 0;
+    }
+    fprintf(stderr, "ptxsim sweep: unknown or incomplete option '%s'\n", argv[*i]);
+    return 2;
+}
+
+static int check_sizes(const struct sweep_opts *o)
+{
+    for (size_t i = 0; i < o->sizes.n; i++)
+        if (strcmp(o->sizes.v[i], "test") && strcmp(o->sizes.v[i], "small") &&
+            strcmp(o->sizes.v[i], "paper")) {
+            fprintf(stderr, "ptxsim sweep: unknown size '%s' (test, small or paper)\n",
+                    o->sizes.v[i]);
+            return 2;
+        }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct sweep_opts *o)
+{
+    int rc = 0;
+
+    o->timeout_s = 1800;
+    o->out = "sweep-out";
+    for (int i = 0; i < argc && !rc; i++)
+        rc = parse_one(argc, argv, &i, o);
+    if (rc)
+        return rc;
+    if ((!o->sizes.n && list_parse(&o->sizes, "small", "sizes")) ||
+        (!o->configs.n && list_parse(&o->configs, "gtx480", "configs")) ||
+        (!o->nvariants && variant_add(o, "base")))
+        return 1;
+    if (!o->jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+        o->jobs = n > 0 ? (unsigned)n : 1;
+    }
+    return check_sizes(o);
+}
+
+static void opts_free(struct sweep_opts *o)
+{
+    list_free(&o->workloads);
+    list_free(&o->sizes);
+    list_free(&o->configs);
+    for (size_t i = 0; i < o->nvariants; i++)
+        sweep_variant_free(&o->variants[i]);
+    free(o->variants);
+}
+
+static char *fmt(const char *f, const char *a, const char *b)
+{
+    char *s = NULL;
+
+    return asprintf(&s, f, a, b) < 0 ? NULL : s;
+}
+
+/* ---- outputs --------------------------------------------------------------------------------- */
+
+enum out_kind { OUT_CSV, OUT_SUMMARY, OUT_IPC, OUT_MPKI, OUT_STALLS };
+
+static int write_output(const char *dir, enum out_kind k, const struct sweep_results *res,
+                        const char *baseline)
+{
+    static const char *const names[] = {"results.csv", "summary.md", "ipc.svg", "mpki.svg",
+                                        "stalls.svg"};
+    char *path = fmt("%s/%s", dir, names[k]);
+    FILE *fp = path ? fopen(path, "w") : NULL;
+    int rc = 0;
+
+    if (!fp) {
+        fprintf(stderr, "ptxsim sweep: cannot write %s/%s: %s\n", dir, names[k], strerror(errno));
+        free(path);
+        return 1;
+    }
+    if (k == OUT_CSV)
+        rc = sweep_csv_write(res, fp);
+    else if (k == OUT_SUMMARY)
+        sweep_summary_write(res, baseline, fp);
+    else
+        sweep_svg_write(res, baseline,
+                        k == OUT_IPC    ? SWEEP_CHART_IPC
+                        : k == OUT_MPKI ? SWEEP_CHART_MPKI
+                                        : SWEEP_CHART_STALLS,
+                        fp);
+    if (fclose(fp) || rc) {
+        fprintf(stderr, "ptxsim sweep: cannot write %s\n", path);
+        rc = 1;
+    }
+    free(path);
+    return rc;
+}
+
+/* summary.md and the charts (and results.csv when with_csv); prints the IPC tables. */
+static int write_reports(const char *dir, const struct sweep_results *res, const char *baseline,
+                         bool with_csv)
+{
+    int rc = 0;
+
+    for (int k = with_csv ? OUT_CSV : OUT_SUMMARY; k <= OUT_STALLS; k++)
+        rc |= write_output(dir, (enum out_kind)k, res, baseline);
+    sweep_summary_print_ipc(res, baseline, stdout);
+    fprintf(stderr, "sweep: wrote %s/{%ssummary.md,ipc.svg,mpki.svg,stalls.svg}\n", dir,
+            with_csv ? "results.csv," : "");
+    return rc;
+}
+
+static int check_baseline(const char *baseline, const char **names, size_t n)
+{
+    if (!baseline)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(names[i], baseline))
+            return 0;
+    fprintf(stderr, "ptxsim sweep: baseline '%s' is not one of the variants:", baseline);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, " %s", names[i]);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+static int load_csv(const char *dir, struct sweep_results *res)
+{
+    char *path = fmt("%s/%s", dir, "results.csv"), err[256];
+    FILE *fp = path ? fopen(path, "r") : NULL;
+    int rc = 0;
+
+    if (!fp) {
+        fprintf(stderr, "ptxsim sweep: cannot read %s/results.csv: %s\n", dir, strerror(errno));
+        free(path);
+        return 2;
+    }
+    if (sweep_csv_read(res, fp, err, sizeof(err))) {
+        fprintf(stderr, "ptxsim sweep: %s: %s\n", path, err);
+        rc = 2;
+    }
+    fclose(fp);
+    free(path);
+    return rc;
+}
+
+static int verb_report(const struct sweep_opts *o)
+{
+    struct sweep_results res = {0};
+    const char **variants = NULL;
+    size_t nv;
+    int rc = load_csv(o->report, &res);
+
+    if (!rc) {
+        nv = sweep_distinct(&res, SWEEP_F_VARIANT, &variants);
+        rc = check_baseline(o->baseline, variants, nv);
+        free(variants);
+    }
+    if (!rc)
+        rc = write_reports(o->report, &res, o->baseline, false);
+    sweep_results_free(&res);
+    return rc;
+}
+
+static int verb_classify(const struct sweep_opts *o)
+{
+    struct sweep_results res = {0};
+    char *path = NULL, err[256];
+    FILE *fp = NULL;
+    int rc = load_csv(o->classify, &res);
+
+    if (!rc && sweep_classify_write(&res, stdout, err, sizeof(err))) {
+        fprintf(stderr, "ptxsim sweep: %s/results.csv: %s\n", o->classify, err);
+        rc = 2;
+    }
+    if (!rc) {
+        path = fmt("%s/%s", o->classify, "classes.md");
+        fp = path ? fopen(path, "w") : NULL;
+        if (!fp || sweep_classify_write(&res, fp, err, sizeof(err)) || fclose(fp)) {
+            fprintf(stderr, "ptxsim sweep: cannot write %s\n", path ? path : "classes.md");
+            rc = 1;
+        } else {
+            fprintf(stderr, "sweep: wrote %s\n", path);
+        }
+    }
+    free(path);
+    sweep_results_free(&res);
+    return rc;
+}
+
+/* ---- the sweep ------------------------------------------------------------------------------- */
+
+static int check_variant_baseline(const struct sweep_opts *o)
+{
+    const char **names = calloc(o->nvariants + 1, sizeof(*names));
+    int rc;
+
+    if (!names)
+        return 1;
+    for (size_t i = 0; i < o->nvariants; i++)
+        names[i] = o->variants[i].name;
+    rc = check_baseline(o->baseline, names, o->nvariants);
+    free(names);
+    return rc;
+}
+
+static void report_failures(const struct sweep_results *res, const char *out)
+{
+    size_t bad = 0;
+
+    for (size_t i = 0; i < res->n; i++)
+        bad += res->rows[i].status != SWEEP_PASS;
+    if (!bad)
+        return;
+    fprintf(stderr, "ptxsim sweep: %zu of %zu runs did not pass:\n", bad, res->n);
+    for (size_t i = 0; i < res->n; i++) {
+        const struct sweep_row *w = &res->rows[i];
+
+        if (w->status != SWEEP_PASS)
+            fprintf(stderr, "  %-7s %s.%s.%s.%s (%s/runs/%s.%s.%s.%s.err)\n",
+                    sweep_status_name(w->status), w->workload, w->size, w->config, w->variant, out,
+                    w->workload, w->size, w->config, w->variant);
+    }
+}
+
+static int collect(const struct sweep_plan *p, const struct sweep_opts *o)
+{
+    struct sweep_results res = {0};
+    struct sweep_row row;
+    int rc = 0;
+
+    for (size_t i = 0; i < p->nruns && !rc; i++) {
+        sweep_plan_row(&p->runs[i], &row);
+        rc = sweep_results_add(&res, &row);
+    }
+    if (!rc)
+        rc = write_reports(p->out, &res, o->baseline, true);
+    report_failures(&res, p->out);
+    for (size_t i = 0; !rc && i < res.n; i++)
+        if (res.rows[i].status != SWEEP_PASS)
+            rc = 1;
+    sweep_results_free(&res);
+    return rc;
+}
+
+/*
+ * In a sanitizer build `ptxsim run` preloads the ASan runtime into the
+ * workloads, whose unfreed host arrays are not ptxsim's leaks (as in
+ * tests/cuda/run.sh). The parent read its own options at start-up already.
+ */
+static void quiet_child_leaks(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    const char *old = getenv("ASAN_OPTIONS");
+    char *v = fmt("%s%sdetect_leaks=0", old && *old ? old : "", old && *old ? ":" : "");
+
+    if (v)
+        setenv("ASAN_OPTIONS", v, 1);
+    free(v);
+#endif
+}
+
+static int verb_run_sweep(const struct sweep_opts *o)
+{
+    struct sweep_plan p = {0};
+    struct sweep_job **jobs = NULL;
+    struct sweep_pool pool = {
+        .jobs = o->jobs, .timeout_s = o->timeout_s, .done = sweep_plan_job_done};
+    size_t n = 0;
+    int rc = check_variant_baseline(o);
+
+    if (!rc)
+        rc = sweep_plan_make(o, &p);
+    if (!rc && !(jobs = sweep_plan_pending(&p, &n)))
+        rc = 1;
+    if (!rc) {
+        fprintf(stderr,
+                "sweep: %zu runs (%zu workloads x %zu sizes x %zu configs x %zu variants), %zu "
+                "done earlier, %zu to run, %u at a time, in %s\n",
+                p.nruns, p.nwls, o->sizes.n, o->configs.n, o->nvariants, p.nruns - n, n, o->jobs,
+                p.out);
+        quiet_child_leaks();
+        if (sweep_run_jobs(jobs, n, &pool)) {
+            fprintf(stderr, "ptxsim sweep: interrupted; run the same command again to resume\n");
+            rc = 130;
+        }
+    }
+    if (!rc)
+        rc = collect(&p, o);
+    free(jobs);
+    sweep_plan_free(&p);
+    return rc;
+}
+
+int verb_sweep(int argc, char **argv)
+{
+    struct sweep_opts o = {0};
+    int rc = parse_args(argc, argv, &o);
+
+    if (rc == 1)
+        fprintf(stderr, "ptxsim sweep: out of memory\n");
+    if (!rc && o.report && o.classify) {
+        fprintf(stderr, "ptxsim sweep: --report and --classify cannot be combined\n");
+        rc = 2;
+    }
+    if (!rc)
+        rc = o.report ? verb_report(&o) : o.classify ? verb_classify(&o) : verb_run_sweep(&o);
+    opts_free(&o);
+    return rc < 0 ? 0 : rc;
+}
