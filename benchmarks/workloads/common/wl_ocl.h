@@ -61,12 +61,12 @@ static uint64_t wl_rand_next(wl_rand *r)
     return r->s * 0x2545F4914F6CDD1Dull;
 }
 
-static uint32_t wl_rand_below(wl_rand *r, uint32_t n)
+static inline uint32_t wl_rand_below(wl_rand *r, uint32_t n)
 {
     return (uint32_t)(wl_rand_next(r) % n);
 }
 
-static float wl_rand_unit(wl_rand *r)
+static inline float wl_rand_unit(wl_rand *r)
 {
     return (float)(wl_rand_next(r) >> 40) / (float)(1ull << 24);
 }
@@ -121,7 +121,7 @@ static void wl_cl_init(struct wl_cl *c, const char *src)
     }
 }
 
-static cl_kernel wl_cl_kernel(struct wl_cl *c, const char *name)
+static inline cl_kernel wl_cl_kernel(struct wl_cl *c, const char *name)
 {
     cl_int e;
     cl_kernel k = clCreateKernel(c->prog, name, &e);
@@ -130,19 +130,19 @@ static cl_kernel wl_cl_kernel(struct wl_cl *c, const char *name)
     return k;
 }
 
-static void wl_cl_fini(struct wl_cl *c)
+static inline void wl_cl_fini(struct wl_cl *c)
 {
     clReleaseProgram(c->prog);
     clReleaseCommandQueue(c->q);
     clReleaseContext(c->ctx);
 }
 
-static int wl_close(double got, double want, double rel, double abs_tol)
+static inline int wl_close(double got, double want, double rel, double abs_tol)
 {
     return fabs(got - want) <= abs_tol + rel * fabs(want);
 }
 
-static int wl_pass(void)
+static inline int wl_pass(void)
 {
     printf("PASS %s %s\n", WL_NAME, g_wl_size_name);
     return 0;
