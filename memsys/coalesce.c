@@ -173,3 +173,22 @@ uint32_t mem_shmem_cycles(const uint64_t *addr, uint32_t active, uint32_t size, 
         total += group_cycles(addr, active, lane0, lanes, size, nbanks, limited_broadcast);
     return total ? total : 1;
 }
+
+uint32_t mem_shmem_atomic_cycles(const uint64_t *addr, uint32_t active, uint32_t nbanks)
+{
+    uint32_t per_bank[64] = {0}, worst = 0;
+
+    if (nbanks == 0)
+        nbanks = 1;
+    if (nbanks > 64)
+        nbanks = 64;
+    /* Each lane's read-modify-write is its own bank access: same-word lanes serialise. */
+    for (uint32_t l = 0; l < WARP_LANES; l++)
+        if (active >> l & 1) {
+            uint32_t b = (uint32_t)((addr[l] / 4) % nbanks);
+
+            if (++per_bank[b] > worst)
+                worst = per_bank[b];
+        }
+    return worst ? worst : 1;
+}

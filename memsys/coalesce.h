@@ -34,4 +34,11 @@ uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
 uint32_t mem_shmem_cycles(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t nbanks,
                           uint32_t warp_parts, bool limited_broadcast);
 
+/*
+ * Cycles of a shared-memory atomic: the lanes' read-modify-writes are not
+ * broadcast, so lanes on the same bank (the same word included) serialise;
+ * the result is the largest number of active lanes on one bank, at least 1.
+ */
+uint32_t mem_shmem_atomic_cycles(const uint64_t *addr, uint32_t active, uint32_t nbanks);
+
 #endif

@@ -40,6 +40,14 @@ struct hwarp {
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
+    /*
+     * Scoreboard verdict cache: the next instruction cannot issue before
+     * blk_until (NEVER: a load result), for reason blk_why. Registers change
+     * only when this warp issues or one of its loads completes, which clear it.
+     */
+    uint64_t blk_until;
+    uint8_t blk_why;
+    bool blk_ok;
 };
 
 struct cta {
@@ -76,6 +84,8 @@ struct tm_sm {
     uint64_t cta_seq;
     bool any_paused;
     void **sched;
+    uint32_t *sorder; /* per scheduler: its occupied warp slots, oldest first */
+    uint32_t *nsorder;
     struct pol_warp_view *views;
     uint32_t *order;
     uint32_t nviews_per_sched;
@@ -143,10 +153,13 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->sched = calloc(p->nsched, sizeof(*s->sched));
     s->nviews_per_sched = (p->max_warps + p->nsched - 1) / p->nsched;
     s->views = calloc(s->nviews_per_sched, sizeof(*s->views));
+    s->sorder = calloc((size_t)p->nsched * s->nviews_per_sched, sizeof(*s->sorder));
+    s->nsorder = calloc(p->nsched, sizeof(*s->nsorder));
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
     s->hits_cap = 256;
     s->hits = malloc(s->hits_cap * sizeof(*s->hits));
-    if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->hits)
+    if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->hits || !s->sorder ||
+        !s->nsorder)
         goto oom;
     s->free_rec = NO_REC;
     s->nunits[TM_UNIT_SP] = p->n_sp ? p->n_sp : 1;
@@ -200,6 +213,8 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->ctas);
     free(s->sched);
     free(s->views);
+    free(s->sorder);
+    free(s->nsorder);
     free(s->order);
     free(s->hits);
     free(s->recs);
@@ -296,12 +311,18 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         h->loads = 0;
         h->insts = h->last_issue = 0;
         h->nx_ii = NULL;
+        h->blk_ok = false;
         h->nready = 0;
         free(h->ready_at);
         h->ready_at = NULL;
         if (grow_ready(h))
             return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
         s->nwarps_res++;
+        {
+            uint32_t sid = slot % s->prm->nsched;
+
+            s->sorder[sid * s->nviews_per_sched + s->nsorder[sid]++] = slot;
+        }
         events(s, POL_WARP_LAUNCHED, slot);
     }
     return 0;
@@ -315,6 +336,14 @@ static void warp_free(struct tm_sm *s, uint32_t slot)
     struct cta *c = h->cta;
 
     events(s, POL_WARP_EXITED, slot);
+    {
+        uint32_t sid = slot % s->prm->nsched, *o = s->sorder + sid * s->nviews_per_sched, k = 0;
+
+        for (uint32_t i = 0; i < s->nsorder[sid]; i++)
+            if (o[i] != slot)
+                o[k++] = o[i];
+        s->nsorder[sid] = k;
+    }
     h->w = NULL;
     h->cta = NULL;
     s->nwarps_res--;
@@ -353,6 +382,7 @@ static void complete(struct tm_sm *s, uint64_t uid)
     if (--r->remaining)
         return;
     h = &s->wp[r->slot];
+    h->blk_ok = false;
     for (uint32_t i = 0; i < r->ndst; i++)
         if (r->dst[i] < h->nready)
             h->ready_at[r->dst[i]] = s->now;
@@ -535,6 +565,8 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
         return W_SYNC;
     if (!h->ib_n || h->fetching || h->ib_ready > s->now)
         return h->ctrl ? W_CTRL : W_FETCH;
+    if (h->blk_ok && h->blk_until > s->now)
+        return (enum why)h->blk_why;
     c->ii = next_instr(s, h, &c->fidx, &c->pc);
     if (!c->ii || c->fidx != h->ib_fidx || c->pc != h->ib_pc) {
         /* The warp moved without issuing (a barrier released it past the bar): refetch. */
@@ -547,12 +579,19 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
         uint64_t t = base + reg < h->nready ? h->ready_at[base + reg] : 0;
 
         if (t > s->now) {
-            if (t != NEVER)
+            if (t != NEVER) {
+                h->blk_until = t;
+                h->blk_why = W_DATA;
+                h->blk_ok = true;
                 return W_DATA;
+            }
             if (!h->dmiss_seen) {
                 h->dmiss_seen = true;
                 return W_DATA;
             }
+            h->blk_until = NEVER;
+            h->blk_why = W_DMISS;
+            h->blk_ok = true;
             return W_DMISS;
         }
     }
@@ -571,7 +610,11 @@ static bool long_wait(struct tm_sm *s, struct hwarp *h)
     uint32_t fidx, pc;
     size_t base;
 
-    if (!h->loads || !(ii = next_instr(s, h, &fidx, &pc)))
+    if (!h->loads)
+        return false;
+    if (h->blk_ok)
+        return h->blk_until == NEVER;
+    if (!(ii = next_instr(s, h, &fidx, &pc)))
         return false;
     base = h->w->fr[h->w->nfr - 1].reg_base / ISA_WARP_SIZE;
     for (uint32_t i = 0; i < ii->nsrc + ii->ndst; i++) {
@@ -668,8 +711,9 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         mask[lane_space_of(info->space, &addr[l])] |= UINT32_C(1) << l;
     }
     if (mask[LS_SHARED]) {
-        uint32_t cyc = mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
-                                        p->shmem_warp_parts, p->shmem_limited_bcast);
+        uint32_t cyc = atomic ? mem_shmem_atomic_cycles(addr, mask[LS_SHARED], p->shmem_banks)
+                              : mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
+                                                 p->shmem_warp_parts, p->shmem_limited_bcast);
 
         s->k.shmem_accesses++;
         s->k.shmem_cycles += cyc;
@@ -766,6 +810,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     int rc;
 
     info.space = 0;
+    h->blk_ok = false;
     rc = isa_warp_step(w, &info);
     if (rc)
         return rc;
@@ -883,9 +928,10 @@ struct cycle_sum {
 static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_sum *sum)
 {
     const struct pol_warp_sched_ops *ws = s->env.ws;
-    uint32_t nsched = s->prm->nsched, nv = 0, n;
+    uint32_t nv = 0, n;
 
-    for (uint32_t slot = sid; slot < s->prm->max_warps; slot += nsched) {
+    for (uint32_t k = 0; k < s->nsorder[sid]; k++) {
+        uint32_t slot = s->sorder[sid * s->nviews_per_sched + k];
         const struct hwarp *h = &s->wp[slot];
 
         if (!h->w || h->exited)

@@ -46,9 +46,10 @@ static void derive(const struct tm_stats *s, struct derived *d)
 
     d->ipc = ratio(c->thread_insts, c->cycles);
     d->occupancy = ratio(c->sm.warps_resident, c->sm.busy_cycles) / (s->max_warps ? s->max_warps : 1);
-    d->l1d_miss = ratio(c->l1d.misses, c->l1d.accesses);
+    /* As GPGPU-Sim counts: every access that did not hit (write misses and bypasses too). */
+    d->l1d_miss = ratio(c->l1d.accesses - c->l1d.hits, c->l1d.accesses);
     d->l2_miss = ratio(c->mem.l2.misses, c->mem.l2.accesses);
-    d->l1d_mpki = 1000.0 * ratio(c->l1d.misses, c->warp_insts);
+    d->l1d_mpki = 1000.0 * ratio(c->l1d.accesses - c->l1d.hits, c->warp_insts);
     d->l2_mpki = 1000.0 * ratio(c->mem.l2.misses, c->warp_insts);
     d->row_hit = ratio(c->mem.dram.row_hits, c->mem.dram.row_hits + c->mem.dram.row_misses);
     d->dram_util = ratio(c->mem.dram.data_busy, c->mem.dram.cycles);
@@ -62,8 +63,10 @@ static void derive(const struct tm_stats *s, struct derived *d)
 static void text_cache(FILE *out, const char *name, const struct mem_cache_stats *c)
 {
     fprintf(out, "%s_total_cache_accesses = %llu\n", name, (unsigned long long)c->accesses);
-    fprintf(out, "%s_total_cache_misses = %llu\n", name, (unsigned long long)c->misses);
-    fprintf(out, "%s_total_cache_miss_rate = %.4f\n", name, ratio(c->misses, c->accesses));
+    fprintf(out, "%s_total_cache_misses = %llu\n", name,
+            (unsigned long long)(c->accesses - c->hits));
+    fprintf(out, "%s_total_cache_miss_rate = %.4f\n", name,
+            ratio(c->accesses - c->hits, c->accesses));
     fprintf(out, "%s_total_cache_pending_hits = %llu\n", name, (unsigned long long)c->hit_reserved);
     fprintf(out, "%s_total_cache_reservation_fails = %llu\n", name,
             (unsigned long long)c->resfail);
@@ -136,7 +139,7 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
             (unsigned long long)c->resfail_merge, (unsigned long long)c->resfail_missq,
             (unsigned long long)c->resfail_line, (unsigned long long)c->fills,
             (unsigned long long)c->evictions, (unsigned long long)c->writebacks,
-            ratio(c->misses, c->accesses), last ? "" : ", ");
+            ratio(c->accesses - c->hits, c->accesses), last ? "" : ", ");
 }
 
 #define U(x) ((unsigned long long)(x))
