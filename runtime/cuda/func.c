@@ -12,6 +12,7 @@
 
 #include "frontend/ptx_parse.h"
 #include "isa/module.h"
+#include "isa/regpressure.h"
 #include "isa/resources.h"
 #include "runtime/cuda/cudart.h"
 
@@ -45,7 +46,14 @@ static void fill_attrs(const struct isa_module *m, struct rt_kernel *k)
     a->sharedSizeBytes = r.shared_bytes;
     a->constSizeBytes = r.const_bytes;
     a->localSizeBytes = r.local_bytes;
-    a->numRegs = r.regs32 < RT_MAX_REGS_PER_THREAD ? (int)r.regs32 : RT_MAX_REGS_PER_THREAD;
+    {
+        /* The timing model's estimate (peak live registers), not the declared virtual ones. */
+        uint32_t regs = isa_reg_pressure(m, f);
+
+        if (regs == UINT32_MAX)
+            regs = r.regs32;
+        a->numRegs = regs < RT_MAX_REGS_PER_THREAD ? (int)(regs ? regs : 1) : RT_MAX_REGS_PER_THREAD;
+    }
     a->maxThreadsPerBlock = max_threads(&m->funcs[f]->perf, a->numRegs);
     /* As CUDA reports them: the virtual architecture the PTX targets (75 for
        compute_75), and the same for the binary ptxsim runs, which is that PTX. */
