@@ -20,6 +20,7 @@ extern const struct pol_warp_sched_ops pol_ws_two_level;     /* ws_two_level.c: 
 extern const struct pol_warp_sched_ops pol_ws_swl;           /* ws_swl.c: swl:N, N per SM */
 extern const struct pol_warp_sched_ops pol_ws_warp_limiting; /* ws_swl.c: GPGPU-Sim's form */
 extern const struct pol_warp_sched_ops pol_ws_ccws;          /* ws_ccws.c: CCWS over GTO */
+extern const struct pol_warp_sched_ops pol_ws_gcaws;         /* ws_gcaws.c: CAWA gCAWS + CPL */
 
 extern const struct pol_cta_sched_ops pol_cta_rr;     /* cta_rr.c: maximum occupancy */
 extern const struct pol_cta_sched_ops pol_cta_static; /* cta_static.c: a fixed limit */

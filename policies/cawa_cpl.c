@@ -1,0 +1,102 @@
+/* CAWA's criticality prediction logic; see cawa_cpl.h. */
+#include "policies/cawa_cpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int64_t cawa_cpl_delta_signed(uint32_t curr, uint32_t next, uint32_t inst_size)
+{
+    int64_t d = (int64_t)next - (int64_t)curr;
+
+    return d / (int64_t)(inst_size ? inst_size : 1) + 1;
+}
+
+int64_t cawa_cpl_delta_abs(uint32_t curr, uint32_t next, uint32_t inst_size)
+{
+    int64_t d = (int64_t)next - (int64_t)curr;
+
+    if (d < 0)
+        d = -d;
+    return d / (int64_t)(inst_size ? inst_size : 1) + 1;
+}
+
+int cawa_cpl_init(struct cawa_cpl *c, uint32_t nslots, cawa_cpl_delta_fn delta, uint32_t inst_size,
+                  enum cawa_cpl_stall stall)
+{
+    c->nslots = nslots;
+    c->w = calloc(nslots ? nslots : 1, sizeof(*c->w));
+    c->delta = delta ? delta : cawa_cpl_delta_signed;
+    c->inst_size = inst_size ? inst_size : 1;
+    c->stall = stall;
+    return c->w ? 0 : -1;
+}
+
+void cawa_cpl_fini(struct cawa_cpl *c)
+{
+    free(c->w);
+    c->w = NULL;
+    c->nslots = 0;
+}
+
+void cawa_cpl_launch(struct cawa_cpl *c, uint32_t slot, uint64_t now)
+{
+    if (slot >= c->nslots)
+        return;
+    memset(&c->w[slot], 0, sizeof(c->w[slot]));
+    c->w[slot].start = now;
+}
+
+void cawa_cpl_issue(struct cawa_cpl *c, uint32_t slot, uint64_t now)
+{
+    struct cawa_cpl_warp *w;
+
+    if (slot >= c->nslots)
+        return;
+    w = &c->w[slot];
+    if (w->issued && now > w->last) {
+        uint64_t gap = now - w->last;
+
+        w->nstall += c->stall == CAWA_CPL_STALL_GAP ? gap - 1 : gap;
+    }
+    w->issued = true;
+    w->last = now;
+}
+
+void cawa_cpl_commit(struct cawa_cpl *c, uint32_t slot, uint64_t k)
+{
+    if (slot >= c->nslots)
+        return;
+    c->w[slot].ninst -= (int64_t)k;
+    c->w[slot].committed += k;
+}
+
+void cawa_cpl_branch(struct cawa_cpl *c, uint32_t slot, uint32_t curr, uint32_t next)
+{
+    if (slot >= c->nslots)
+        return;
+    c->w[slot].ninst += c->delta(curr, next, c->inst_size);
+}
+
+double cawa_cpl_cpi(const struct cawa_cpl *c, uint32_t slot, uint64_t now)
+{
+    const struct cawa_cpl_warp *w;
+    uint64_t cycles;
+
+    if (slot >= c->nslots)
+        return 0.0;
+    w = &c->w[slot];
+    cycles = now > w->start ? now - w->start : 0;
+    return (double)cycles / (double)(w->committed ? w->committed : 1);
+}
+
+double cawa_cpl_formula(int64_t ninst, double cpi_avg, uint64_t nstall)
+{
+    return (double)ninst * cpi_avg + (double)nstall;
+}
+
+double cawa_cpl_criticality(const struct cawa_cpl *c, uint32_t slot, uint64_t now)
+{
+    if (slot >= c->nslots)
+        return 0.0;
+    return cawa_cpl_formula(c->w[slot].ninst, cawa_cpl_cpi(c, slot, now), c->w[slot].nstall);
+}
