@@ -24,6 +24,7 @@
 
 #include "frontend/fatbin.h"
 #include "runtime/ptxsim.h"
+#include "runtime/stats_report.h"
 
 /* Exported with the libcudart.so.13 version node (runtime/cuda/libcudart.map). */
 #define RT_API __attribute__((visibility("default")))
@@ -109,16 +110,6 @@ struct rt_event {
     double t_ns; /* simulated time when recorded */
 };
 
-/* Statistics of one kernel launch (PTXSIM_STATS). */
-struct rt_kstat {
-    const char *name; /* borrowed from struct rt_kernel (kept until the context goes) */
-    uint64_t cycles, thread_insn, warp_insn;
-    double wall_s;
-    uint32_t grid[3], block[3];
-    bool timed;        /* ran in the timing model: tm holds its statistics */
-    struct tm_stats tm;
-};
-
 struct rt_ctx {
     pthread_mutex_t lock; /* recursive */
     cudaError_t init_err; /* the runtime cannot run at all (bad environment) */
@@ -148,7 +139,7 @@ struct rt_ctx {
     size_t nwarned;
     /* Simulated time and statistics (functional-mode estimate). */
     double sim_ns;
-    struct rt_kstat *kstats;
+    struct ptxsim_kstat *kstats;
     size_t nkstats, cap_kstats;
     uint64_t copy_bytes;
     char *stats_path;
@@ -229,7 +220,7 @@ bool rt_stream_valid(struct rt_ctx *c, cudaStream_t s);
 void rt_streams_release(struct rt_ctx *c);
 
 /* stats.c */
-cudaError_t rt_stats_add(struct rt_ctx *c, const struct rt_kstat *ks);
+cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks);
 /* Writes the PTXSIM_STATS JSON file; called once at exit. */
 void rt_stats_write(struct rt_ctx *c);
 

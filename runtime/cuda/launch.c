@@ -85,7 +85,7 @@ static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, 
                            uint64_t warp0, uint64_t thread0, double wall_s)
 {
     uint64_t ctas = (uint64_t)g.x * g.y * g.z, par = ctas < RT_NSM ? ctas : RT_NSM;
-    struct rt_kstat ks = {
+    struct ptxsim_kstat ks = {
         .name = k->name,
         .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
         .thread_insn = ptxsim_thread_insts(c->dev) - thread0,

@@ -1,29 +1,18 @@
 /*
- * Launch statistics and the PTXSIM_STATS report, written at exit as JSON
- * with a fixed key order:
- *   {"total": {"kernels", "cycles", "thread_insn", "warp_insn", "ipc",
- *              "wall_s", "sim_ms", "copy_bytes"},
- *    "kernels": [{"name", "cycles", "thread_insn", "warp_insn", "ipc",
- *                 "wall_s", "grid", "block"}, ...]}
- * In functional mode cycles are an estimate (see launch.c). In timing mode
- * they are the timing model's, every kernel also carries a "timing" object
- * (timing/stats.h), "total" a "timing" object summed over kernels, and the
- * report ends with the effective "config"; the GPGPU-Sim-style text report
- * goes to stderr at exit. ipc is thread instructions per cycle. Only wall_s
- * and the simulation rates vary between runs.
+ * Launch statistics of the CUDA runtime; the PTXSIM_STATS report itself is
+ * runtime/stats_report.c (shared with OpenCL, which has the format),
+ * written once at exit. In functional mode cycles are an estimate (see
+ * launch.c).
  */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "runtime/cuda/cudart.h"
 
-cudaError_t rt_stats_add(struct rt_ctx *c, const struct rt_kstat *ks)
+cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks)
 {
     if (c->nkstats == c->cap_kstats) {
         size_t ncap = c->cap_kstats ? c->cap_kstats * 2 : 64;
-        struct rt_kstat *n = realloc(c->kstats, ncap * sizeof(*n));
+        struct ptxsim_kstat *n = realloc(c->kstats, ncap * sizeof(*n));
 
         if (!n)
             return cudaErrorMemoryAllocation;
@@ -34,143 +23,8 @@ cudaError_t rt_stats_add(struct rt_ctx *c, const struct rt_kstat *ks)
     return cudaSuccess;
 }
 
-static void put_string(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
-
-static double ipc(uint64_t insn, uint64_t cycles)
-{
-    return cycles ? (double)insn / (double)cycles : 0.0;
-}
-
-static void put_kernel(FILE *fp, const struct rt_kstat *k, bool last)
-{
-    fprintf(fp, "    {\"name\": ");
-    put_string(fp, k->name);
-    fprintf(fp,
-            ", \"cycles\": %llu, \"thread_insn\": %llu, \"warp_insn\": %llu, \"ipc\": %.6f, "
-            "\"wall_s\": %.6f, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]%s%s\n",
-            (unsigned long long)k->cycles, (unsigned long long)k->thread_insn,
-            (unsigned long long)k->warp_insn, ipc(k->thread_insn, k->cycles), k->wall_s,
-            k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
-            k->timed ? "," : "}", k->timed ? "" : last ? "" : ",");
-    if (k->timed) {
-        fprintf(fp, "     \"timing\":\n");
-        tm_stats_print_json(&k->tm, fp, 5);
-        fprintf(fp, "}%s\n", last ? "" : ",");
-    }
-}
-
-static void put_total(FILE *fp, const struct rt_ctx *c)
-{
-    uint64_t cycles = 0, thread = 0, warp = 0;
-    double wall = 0;
-
-    for (size_t i = 0; i < c->nkstats; i++) {
-        cycles += c->kstats[i].cycles;
-        thread += c->kstats[i].thread_insn;
-        warp += c->kstats[i].warp_insn;
-        wall += c->kstats[i].wall_s;
-    }
-    fprintf(fp,
-            "  \"total\": {\"kernels\": %zu, \"cycles\": %llu, \"thread_insn\": %llu, "
-            "\"warp_insn\": %llu, \"ipc\": %.6f, \"wall_s\": %.6f, \"sim_ms\": %.6f, "
-            "\"copy_bytes\": %llu},\n",
-            c->nkstats, (unsigned long long)cycles, (unsigned long long)thread,
-            (unsigned long long)warp, ipc(thread, cycles), wall, c->sim_ns * 1e-6,
-            (unsigned long long)c->copy_bytes);
-}
-
-/* Timing statistics of all kernels: counters summed, ratios weighted by cycles. */
-static bool timing_total(const struct rt_ctx *c, struct tm_stats *t)
-{
-    double ract = 0, util = 0;
-    bool any = false;
-
-    memset(t, 0, sizeof(*t));
-    snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
-    for (size_t i = 0; i < c->nkstats; i++) {
-        const struct rt_kstat *k = &c->kstats[i];
-        uint64_t lat_max = t->c.sm.lat_max;
-
-        if (!k->timed)
-            continue;
-        if (!any) {
-            *t = k->tm;
-            snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
-            memset(&t->c, 0, sizeof(t->c));
-            t->wall_s = 0;
-            lat_max = 0;
-        }
-        any = true;
-        tm_counters_add(&t->c, &k->tm.c);
-        t->c.sm.lat_max = k->tm.c.sm.lat_max > lat_max ? k->tm.c.sm.lat_max : lat_max;
-        t->wall_s += k->tm.wall_s;
-        ract += k->tm.ract * (double)k->tm.c.cycles;
-        util += k->tm.util * (double)k->tm.c.cycles;
-    }
-    if (any && t->c.cycles) {
-        t->ract = ract / (double)t->c.cycles;
-        t->util = util / (double)t->c.cycles;
-    }
-    return any;
-}
-
-/* The GPGPU-Sim-style text report on stderr (stdout belongs to the program). */
-static void text_report(struct rt_ctx *c, const struct tm_stats *total)
-{
-    for (size_t i = 0; i < c->nkstats; i++)
-        if (c->kstats[i].timed) {
-            char what[32];
-
-            snprintf(what, sizeof(what), "kernel %zu", i + 1);
-            tm_stats_print_text(&c->kstats[i].tm, what, stderr);
-        }
-    tm_stats_print_text(total, "total", stderr);
-}
-
 void rt_stats_write(struct rt_ctx *c)
 {
-    FILE *fp;
-    struct tm_stats total;
-    bool timed = timing_total(c, &total);
-
-    if (timed && c->cfg.ptxsim_print_stats)
-        text_report(c, &total);
-    if (!c->stats_path)
-        return;
-    fp = fopen(c->stats_path, "w");
-    if (!fp) {
-        fprintf(stderr, "ptxsim: cannot write statistics to %s: %s\n", c->stats_path,
-                strerror(errno));
-        return;
-    }
-    fprintf(fp, "{\n");
-    put_total(fp, c);
-    fprintf(fp, "  \"kernels\": [\n");
-    for (size_t i = 0; i < c->nkstats; i++)
-        put_kernel(fp, &c->kstats[i], i + 1 == c->nkstats);
-    fprintf(fp, "  ]%s\n", timed ? "," : "");
-    if (timed) {
-        fprintf(fp, "  \"timing_total\":\n");
-        tm_stats_print_json(&total, fp, 2);
-        fprintf(fp, ",\n  \"config\": ");
-        ps_config_print_json(&c->cfg, fp);
-        fprintf(fp, "\n");
-    }
-    fprintf(fp, "}\n");
-    if (fclose(fp))
-        fprintf(stderr, "ptxsim: cannot write statistics to %s\n", c->stats_path);
+    ptxsim_stats_report(c->kstats, c->nkstats, c->sim_ns, c->copy_bytes, &c->cfg, c->stats_path,
+                        "ptxsim");
 }

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "memsys/cache.h"
 #include "runtime/opencl/ocl.h"
+#include "runtime/stats_report.h"
 
 #define OCL_EXTENSIONS                                                                   \
     "cl_khr_icd cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics " \
@@ -136,18 +137,9 @@ const struct ocl_env *ocl_env(void)
 
 /* ---- statistics (PTXSIM_STATS; the format of runtime/cuda/stats.c) ---------- */
 
-struct ocl_kstat {
-    char *name;
-    uint64_t cycles, thread_insn, warp_insn;
-    double wall_s;
-    uint32_t grid[3], block[3];
-    bool timed; /* ran in the timing model: tm holds its statistics */
-    struct tm_stats tm;
-};
-
 static struct {
     pthread_mutex_t lock;
-    struct ocl_kstat *k;
+    struct ptxsim_kstat *k;
     size_t n, cap;
     double sim_ns; /* simulated kernel time, all contexts */
     uint64_t copy_bytes;
@@ -161,7 +153,7 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
     const struct tm_stats *tm = ptxsim_timing_last(c->dev);
     uint64_t ctas = (uint64_t)grid->x * grid->y * grid->z;
     uint64_t par = ctas < e->compute_units ? ctas : e->compute_units;
-    struct ocl_kstat ks = {
+    struct ptxsim_kstat ks = {
         .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
         .thread_insn = ptxsim_thread_insts(c->dev) - thread0,
         .wall_s = wall_s,
@@ -185,7 +177,7 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
     g_stats.sim_ns += ns;
     if (g_stats.n == g_stats.cap) {
         size_t ncap = g_stats.cap ? g_stats.cap * 2 : 64;
-        struct ocl_kstat *nk = realloc(g_stats.k, ncap * sizeof(*nk));
+        struct ptxsim_kstat *nk = realloc(g_stats.k, ncap * sizeof(*nk));
 
         if (nk) {
             g_stats.k = nk;
@@ -205,142 +197,6 @@ void ocl_stats_copy(uint64_t bytes)
     pthread_mutex_unlock(&g_stats.lock);
 }
 
-static void put_string(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
-
-static double ipc(uint64_t insn, uint64_t cycles)
-{
-    return cycles ? (double)insn / (double)cycles : 0.0;
-}
-
-static void put_kernel(FILE *fp, const struct ocl_kstat *k, bool last)
-{
-    fprintf(fp, "    {\"name\": ");
-    put_string(fp, k->name);
-    fprintf(fp,
-            ", \"cycles\": %llu, \"thread_insn\": %llu, \"warp_insn\": %llu, \"ipc\": %.6f, "
-            "\"wall_s\": %.6f, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]",
-            (unsigned long long)k->cycles, (unsigned long long)k->thread_insn,
-            (unsigned long long)k->warp_insn, ipc(k->thread_insn, k->cycles), k->wall_s,
-            k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-    if (k->timed) {
-        fprintf(fp, ",\n     \"timing\":\n");
-        tm_stats_print_json(&k->tm, fp, 5);
-    }
-    fprintf(fp, "}%s\n", last ? "" : ",");
-}
-
-static void put_total(FILE *fp)
-{
-    uint64_t cycles = 0, thread = 0, warp = 0;
-    double wall = 0;
-
-    for (size_t i = 0; i < g_stats.n; i++) {
-        cycles += g_stats.k[i].cycles;
-        thread += g_stats.k[i].thread_insn;
-        warp += g_stats.k[i].warp_insn;
-        wall += g_stats.k[i].wall_s;
-    }
-    fprintf(fp,
-            "  \"total\": {\"kernels\": %zu, \"cycles\": %llu, \"thread_insn\": %llu, "
-            "\"warp_insn\": %llu, \"ipc\": %.6f, \"wall_s\": %.6f, \"sim_ms\": %.6f, "
-            "\"copy_bytes\": %llu},\n",
-            g_stats.n, (unsigned long long)cycles, (unsigned long long)thread,
-            (unsigned long long)warp, ipc(thread, cycles), wall, g_stats.sim_ns * 1e-6,
-            (unsigned long long)g_stats.copy_bytes);
-}
-
-/* Timing statistics of all kernels: counters summed, ratios weighted by cycles. */
-static bool timing_total(struct tm_stats *t)
-{
-    double ract = 0, util = 0;
-    bool any = false;
-
-    memset(t, 0, sizeof(*t));
-    snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
-    for (size_t i = 0; i < g_stats.n; i++) {
-        const struct ocl_kstat *k = &g_stats.k[i];
-        uint64_t lat_max = t->c.sm.lat_max;
-
-        if (!k->timed)
-            continue;
-        if (!any) {
-            *t = k->tm;
-            snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
-            memset(&t->c, 0, sizeof(t->c));
-            t->wall_s = 0;
-            lat_max = 0;
-        }
-        any = true;
-        tm_counters_add(&t->c, &k->tm.c);
-        t->c.sm.lat_max = k->tm.c.sm.lat_max > lat_max ? k->tm.c.sm.lat_max : lat_max;
-        t->wall_s += k->tm.wall_s;
-        ract += k->tm.ract * (double)k->tm.c.cycles;
-        util += k->tm.util * (double)k->tm.c.cycles;
-    }
-    if (any && t->c.cycles) {
-        t->ract = ract / (double)t->c.cycles;
-        t->util = util / (double)t->c.cycles;
-    }
-    return any;
-}
-
-static void stats_write(const struct ocl_env *e)
-{
-    struct tm_stats total;
-    bool timed = timing_total(&total);
-    FILE *fp;
-
-    if (timed && e->cfg.ptxsim_print_stats) {
-        /* The GPGPU-Sim-style text report on stderr (stdout belongs to the program). */
-        for (size_t i = 0; i < g_stats.n; i++)
-            if (g_stats.k[i].timed) {
-                char what[32];
-
-                snprintf(what, sizeof(what), "kernel %zu", i + 1);
-                tm_stats_print_text(&g_stats.k[i].tm, what, stderr);
-            }
-        tm_stats_print_text(&total, "total", stderr);
-    }
-    if (!e->stats_path)
-        return;
-    fp = fopen(e->stats_path, "w");
-    if (!fp) {
-        fprintf(stderr, "ptxsim opencl: cannot write statistics to %s: %s\n", e->stats_path,
-                strerror(errno));
-        return;
-    }
-    fprintf(fp, "{\n");
-    put_total(fp);
-    fprintf(fp, "  \"kernels\": [\n");
-    for (size_t i = 0; i < g_stats.n; i++)
-        put_kernel(fp, &g_stats.k[i], i + 1 == g_stats.n);
-    fprintf(fp, "  ]%s\n", timed ? "," : "");
-    if (timed) {
-        fprintf(fp, "  \"timing_total\":\n");
-        tm_stats_print_json(&total, fp, 2);
-        fprintf(fp, ",\n  \"config\": ");
-        ps_config_print_json(&e->cfg, fp);
-        fprintf(fp, "\n");
-    }
-    fprintf(fp, "}\n");
-    if (fclose(fp))
-        fprintf(stderr, "ptxsim opencl: cannot write statistics to %s\n", e->stats_path);
-}
-
 /*
  * At exit (or when the loader unloads the library): the statistics, if the
  * environment was read and is good. Contexts the program did not release
@@ -354,9 +210,10 @@ __attribute__((destructor)) static void ocl_fini(void)
         return;
     pthread_mutex_lock(&g_stats.lock);
     if (!e->bad)
-        stats_write(e);
+        ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
+                            e->stats_path, "ptxsim opencl");
     for (size_t i = 0; i < g_stats.n; i++)
-        free(g_stats.k[i].name);
+        free((char *)g_stats.k[i].name);
     free(g_stats.k);
     g_stats.k = NULL;
     g_stats.n = g_stats.cap = 0;
