@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/counters.h"
 #include "memsys/fifo.h"
 #include "memsys/memsys.h"
 
@@ -287,26 +288,18 @@ bool mem_system_busy(const struct mem_system *ms)
     return false;
 }
 
-static void add_counters(uint64_t *dst, const uint64_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        dst[i] += src[i];
-}
-
 void mem_system_get_stats(const struct mem_system *ms, struct mem_system_stats *out)
 {
     memset(out, 0, sizeof(*out));
     for (uint32_t i = 0; i < ms->nparts; i++) {
-        add_counters((uint64_t *)&out->l2, (const uint64_t *)mem_cache_get_stats(ms->sp[i].l2),
-                     sizeof(out->l2) / sizeof(uint64_t));
+        ps_counters_add(&out->l2, mem_cache_get_stats(ms->sp[i].l2), PS_NCOUNTERS(out->l2));
         out->l2_reads += ms->sp[i].reads;
         out->l2_writes += ms->sp[i].writes;
         out->l2_atomics += ms->sp[i].atomics;
         out->dram_queue_stall += ms->sp[i].dram_stall;
     }
     for (uint32_t c = 0; c < ms->p.nmem; c++)
-        add_counters((uint64_t *)&out->dram, (const uint64_t *)mem_dram_get_stats(ms->ch[c].d),
-                     sizeof(out->dram) / sizeof(uint64_t));
+        ps_counters_add(&out->dram, mem_dram_get_stats(ms->ch[c].d), PS_NCOUNTERS(out->dram));
     out->req = *mem_icnt_get_stats(ms->req);
     out->reply = *mem_icnt_get_stats(ms->reply);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/counters.h"
 #include "isa/resources.h"
 #include "policies/registry.h"
 #include "timing/gpu.h"
@@ -183,15 +184,13 @@ void tm_gpu_destroy(struct tm_gpu *g)
 
 static void add_cache(struct mem_cache_stats *acc, const struct mem_cache *c)
 {
-    const uint64_t *s = (const uint64_t *)mem_cache_get_stats(c);
-    uint64_t *a = (uint64_t *)acc;
-
-    for (size_t i = 0; i < sizeof(*acc) / sizeof(uint64_t); i++)
-        a[i] += s[i];
+    ps_counters_add(acc, mem_cache_get_stats(c), PS_NCOUNTERS(*acc));
 }
 
 static void gather(const struct tm_gpu *g, struct tm_counters *c)
 {
+    uint64_t lat_max = 0;
+
     memset(c, 0, sizeof(*c));
     c->cycles = g->core_now;
     c->dram_cycles = g->dram_now;
@@ -200,24 +199,15 @@ static void gather(const struct tm_gpu *g, struct tm_counters *c)
     c->ctas = g->ctas;
     c->kernels = g->kernels;
     for (uint32_t i = 0; g->sm && i < g->prm.nsm; i++) {
-        const uint64_t *k = (const uint64_t *)tm_sm_get_counters(g->sm[i]);
-        uint64_t *a = (uint64_t *)&c->sm;
+        const struct tm_sm_counters *k = tm_sm_get_counters(g->sm[i]);
 
-        for (size_t j = 0; j < sizeof(c->sm) / sizeof(uint64_t); j++)
-            a[j] += k[j];
-        /* The maximum is not a sum. */
-        a = (uint64_t *)&c->sm.lat_max;
-        *a = 0;
+        ps_counters_add(&c->sm, k, PS_NCOUNTERS(c->sm));
+        lat_max = k->lat_max > lat_max ? k->lat_max : lat_max;
         add_cache(&c->l1d, tm_sm_l1d(g->sm[i]));
         add_cache(&c->l1i, tm_sm_l1i(g->sm[i]));
         add_cache(&c->l1c, tm_sm_l1c(g->sm[i]));
     }
-    for (uint32_t i = 0; g->sm && i < g->prm.nsm; i++) {
-        uint64_t m = tm_sm_get_counters(g->sm[i])->lat_max;
-
-        if (m > c->sm.lat_max)
-            c->sm.lat_max = m;
-    }
+    c->sm.lat_max = lat_max; /* the maximum is not a sum */
     if (g->ms)
         mem_system_get_stats(g->ms, &c->mem);
     /* Machines rebuilt after a fault still count. */

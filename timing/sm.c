@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/counters.h"
 #include "isa/devmem.h"
 #include "isa/opcode.h"
 #include "memsys/coalesce.h"
@@ -1098,25 +1099,6 @@ static uint64_t wake_time(struct tm_sm *s)
     return wake;
 }
 
-static void add_delta(struct tm_sm_counters *k, const struct tm_sm_counters *d)
-{
-    uint64_t *a = (uint64_t *)k;
-    const uint64_t *b = (const uint64_t *)d;
-
-    for (size_t i = 0; i < sizeof(*k) / sizeof(uint64_t); i++)
-        a[i] += b[i];
-}
-
-static void sub_counters(struct tm_sm_counters *out, const struct tm_sm_counters *a,
-                         const struct tm_sm_counters *b)
-{
-    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
-    uint64_t *o = (uint64_t *)out;
-
-    for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
-        o[i] = x[i] - y[i];
-}
-
 int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 {
     struct cycle_sum sum = {false, false, false};
@@ -1126,7 +1108,7 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
     s->now = now;
     if (now < s->sleep_until) {
         if (!mem_system_reply_ready(s->env.ms, s->id)) {
-            add_delta(&s->k, &s->delta);
+            ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
             return 0;
         }
         s->sleep_until = 0;
@@ -1177,7 +1159,7 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 
         if (wake > now + 1) {
             s->sleep_until = wake;
-            sub_counters(&s->delta, &s->k, &s->before);
+            ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
         }
     }
     return 0;

@@ -6,25 +6,18 @@
  */
 #include <string.h>
 
+#include "common/counters.h"
 #include "timing/stats.h"
 
 void tm_counters_sub(struct tm_counters *out, const struct tm_counters *a,
                      const struct tm_counters *b)
 {
-    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
-    uint64_t *o = (uint64_t *)out;
-
-    for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
-        o[i] = x[i] - y[i];
+    ps_counters_sub(out, a, b, PS_NCOUNTERS(*out));
 }
 
 void tm_counters_add(struct tm_counters *acc, const struct tm_counters *x)
 {
-    const uint64_t *y = (const uint64_t *)x;
-    uint64_t *o = (uint64_t *)acc;
-
-    for (size_t i = 0; i < sizeof(*acc) / sizeof(uint64_t); i++)
-        o[i] += y[i];
+    ps_counters_add(acc, x, PS_NCOUNTERS(*acc));
 }
 
 static double ratio(uint64_t a, uint64_t b)
