@@ -141,6 +141,8 @@ static char eff_wpol(const struct mem_cache *c, const struct mem_req *r)
 static void touch(struct mem_cache *c, const struct mem_req *r, const struct probe *p, uint64_t now)
 {
     c->lines[p->idx].last_use = now;
+    if (c->lines[p->idx].hits != UINT32_MAX)
+        c->lines[p->idx].hits++;
     if (c->pol->on_hit)
         c->pol->on_hit(c->pol_st, r, p->set, p->idx - p->set * c->g.assoc, now);
 }
@@ -273,6 +275,34 @@ static uint64_t *alloc_lack(struct mem_cache *c, const struct probe *p, const st
 }
 
 /*
+ * The policy's on_miss answer, asked once per request: a request that then
+ * fails for lack of resources comes back (the LD/ST unit retries its head
+ * request) and gets the same answer without the policy seeing it twice.
+ */
+static bool policy_allocates(struct mem_cache *c, const struct mem_req *r, uint32_t set,
+                             uint64_t now)
+{
+    bool alloc;
+
+    if (c->memo_valid && c->memo_uid == r->uid)
+        return c->memo_alloc;
+    alloc = c->pol->on_miss(c->pol_st, r, set, now);
+    c->memo_valid = true;
+    c->memo_uid = r->uid;
+    c->memo_alloc = alloc;
+    return alloc;
+}
+
+static enum pol_l1d_stall stall_reason(const struct mem_cache *c, const uint64_t *lack)
+{
+    if (lack == &c->st.resfail_line)
+        return POL_L1D_STALL_LINE;
+    if (lack == &c->st.resfail_mshr)
+        return POL_L1D_STALL_MSHR;
+    return POL_L1D_STALL_MISSQ;
+}
+
+/*
  * Neither the line nor an MSHR for it: allocate (reserving the victim now
  * for 'm'; at fill time for 'f' and 's') or, for a read the policy does not
  * want cached, pass it down. The policy is asked only once the miss queue
@@ -287,10 +317,18 @@ static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req 
     if (!mq_room(c, 1 + wa->extra))
         return resfail(c, &c->st.resfail_missq);
     lack = alloc_lack(c, p, wa, &victim, now);
-    if (wa->ask_policy && !c->pol->on_miss(c->pol_st, r, p->set, now))
+    if (wa->ask_policy && !policy_allocates(c, r, p->set, now))
         return send_read(c, r, true);
-    if (lack)
+    if (lack) {
+        if (wa->ask_policy && c->pol->on_stall &&
+            c->pol->on_stall(c->pol_st, r, p->set, stall_reason(c, lack), now)) {
+            c->memo_valid = false;
+            c->st.stall_bypassed++;
+            return send_read(c, r, true);
+        }
         return resfail(c, lack);
+    }
+    c->memo_valid = false;
     if (victim != NONE) {
         mem_cache_evict(c, victim, p->set, now);
         mem_cache_install(c, victim, p->line, r, now);

@@ -64,6 +64,9 @@ enum mem_cache_result {
     MEM_RESFAIL,      /* no MSHR, merge slot, miss-queue entry or free way: nothing changed, retry */
 };
 
+/* Counters a replacement policy keeps in the cache's statistics (POL_L1D_NCOUNTERS). */
+#define MEM_CACHE_POL_COUNTERS POL_L1D_NCOUNTERS
+
 struct mem_cache_stats {
     uint64_t accesses, reads, writes;
     uint64_t hits, misses;        /* misses include hit_reserved */
@@ -72,6 +75,9 @@ struct mem_cache_stats {
     uint64_t bypassed;            /* reads the policy chose not to allocate */
     uint64_t resfail, resfail_mshr, resfail_merge, resfail_missq, resfail_line;
     uint64_t fills, evictions, writebacks;
+    uint64_t evict_noreuse;       /* valid lines evicted without a hit since their allocation */
+    uint64_t stall_bypassed;      /* reads sent down uncached when they could not allocate */
+    uint64_t pol[MEM_CACHE_POL_COUNTERS]; /* the replacement policy's own counters */
 };
 
 struct mem_cache;
@@ -80,7 +86,15 @@ struct mem_cache;
 struct mem_cache *mem_cache_create(const struct mem_cache_geom *g, const char *name,
                                    const struct pol_l1d_ops *pol, const char *pol_args,
                                    uint32_t sm, struct ps_err *err);
+/* The same for an SM's L1D, with what the policy may use besides its shape (policies/l1d.h). */
+struct mem_cache *mem_cache_create_linked(const struct mem_cache_geom *g, const char *name,
+                                          const struct pol_l1d_ops *pol, const char *pol_args,
+                                          const struct pol_l1d_link *link, struct ps_err *err);
 void mem_cache_destroy(struct mem_cache *c);
+/* Names of the policy's counters in stats.pol (NULL-terminated), or NULL. */
+const char *const *mem_cache_policy_counter_names(const struct mem_cache *c);
+/* The policy's state over time as CSV (nothing when it has no dump). */
+int mem_cache_policy_dump(const struct mem_cache *c, FILE *out, struct ps_err *err);
 
 /*
  * Sets take their index from fn(ctx, addr) instead of the address itself

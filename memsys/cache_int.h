@@ -26,6 +26,7 @@ struct cline {
     uint64_t tag; /* line address (addr >> line_shift) */
     uint64_t last_use, insert_time;
     uint32_t pc;
+    uint32_t hits; /* since the allocation, saturating */
     uint16_t warp, sm;
     uint8_t space;
     uint8_t valid, dirty, pending; /* sector masks; bit 0 alone in a normal cache */
@@ -100,6 +101,9 @@ struct mem_cache {
     const void *index_ctx;
     mem_cache_observer obs;
     void *obs_ctx;
+    /* The policy's on_miss answer for the request being retried (asked once per request). */
+    bool memo_valid, memo_alloc;
+    uint64_t memo_uid;
 };
 
 static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)

@@ -173,6 +173,7 @@ static void line_view(const struct cline *l, struct pol_line_view *v)
     v->insert_time = l->insert_time;
     v->warp = l->warp;
     v->pc = l->pc;
+    v->hits = l->hits;
 }
 
 /* The policy's victim in set, as a line index; NONE when it finds only reserved ways. */
@@ -219,6 +220,8 @@ void mem_cache_evict(struct mem_cache *c, uint32_t idx, uint32_t set, uint64_t n
     if (l->valid) {
         if (l->dirty)
             queue_writeback(c, l, now);
+        if (!l->hits)
+            c->st.evict_noreuse++;
         if (c->pol->on_evict) {
             line_view(l, &v);
             c->pol->on_evict(c->pol_st, &v, set, idx - set * c->g.assoc, now);
@@ -238,6 +241,7 @@ void mem_cache_install(struct mem_cache *c, uint32_t idx, uint64_t line, const s
     l->tag = line;
     l->valid = l->dirty = l->pending = 0;
     l->last_use = l->insert_time = now;
+    l->hits = 0;
     l->pc = r->pc;
     l->warp = r->warp;
     l->sm = r->sm;
@@ -392,7 +396,7 @@ static int alloc_arrays(struct mem_cache *c)
 }
 
 static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const char *args,
-                       uint32_t sm, struct ps_err *err)
+                       const struct pol_l1d_link *link, struct ps_err *err)
 {
     struct pol_l1d_params p;
 
@@ -406,7 +410,12 @@ static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const
     p.nsets = c->g.nsets;
     p.assoc = c->g.assoc;
     p.line_bytes = c->g.line_bytes;
-    p.sm = sm;
+    p.sm = link->sm;
+    p.nsms = link->nsms;
+    p.shared = link->shared;
+    p.critical = link->critical;
+    p.critical_ctx = link->critical_ctx;
+    p.counters = c->st.pol;
     p.args = args ? args : "";
     c->pol = pol;
     if (!pol->create)
@@ -424,7 +433,17 @@ struct mem_cache *mem_cache_create(const struct mem_cache_geom *g, const char *n
                                    const struct pol_l1d_ops *pol, const char *pol_args, uint32_t sm,
                                    struct ps_err *err)
 {
+    struct pol_l1d_link link = {.sm = sm};
+
+    return mem_cache_create_linked(g, name, pol, pol_args, &link, err);
+}
+
+struct mem_cache *mem_cache_create_linked(const struct mem_cache_geom *g, const char *name,
+                                          const struct pol_l1d_ops *pol, const char *pol_args,
+                                          const struct pol_l1d_link *link, struct ps_err *err)
+{
     struct mem_cache *c;
+    uint32_t sm = link->sm;
 
     if (mem_cache_geom_check(g, err))
         return NULL;
@@ -438,7 +457,7 @@ struct mem_cache *mem_cache_create(const struct mem_cache_geom *g, const char *n
     c->line_shift = (uint32_t)__builtin_ctz(g->line_bytes);
     if (alloc_arrays(c))
         goto out_nomem;
-    if (init_policy(c, pol, pol_args, sm, err))
+    if (init_policy(c, pol, pol_args, link, err))
         goto out_free;
     return c;
 out_nomem:
@@ -475,4 +494,16 @@ void mem_cache_set_observer(struct mem_cache *c, mem_cache_observer fn, void *ct
 {
     c->obs = fn;
     c->obs_ctx = ctx;
+}
+
+const char *const *mem_cache_policy_counter_names(const struct mem_cache *c)
+{
+    return c->pol ? c->pol->counter_names : NULL;
+}
+
+int mem_cache_policy_dump(const struct mem_cache *c, FILE *out, struct ps_err *err)
+{
+    if (!c->pol || !c->pol->dump)
+        return 0;
+    return c->pol->dump(c->pol_st, out, err);
 }

@@ -10,15 +10,50 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/err.h"
 #include "memsys/req.h"
+
+#define POL_L1D_NCOUNTERS 8
+
+/*
+ * Is the SM's warp in slot `warp` critical now (CACP)? 1 yes, 0 no, -1 the
+ * warp scheduler has no criticality predictor.
+ */
+typedef int (*pol_l1d_critical_fn)(void *ctx, uint32_t warp, uint64_t now);
+
+/* What the SM (or GPU) gives a policy besides the cache's shape. */
+struct pol_l1d_link {
+    uint32_t sm;   /* owning SM, or UINT32_MAX for shared caches */
+    uint32_t nsms; /* SMs of the GPU (set dueling across SMs) */
+    void *shared;  /* GPU-wide state from ops->shared_create, or NULL */
+    pol_l1d_critical_fn critical; /* NULL outside an SM */
+    void *critical_ctx;
+};
 
 /* Shape of the cache a policy instance serves. */
 struct pol_l1d_params {
     uint32_t nsets, assoc, line_bytes;
     uint32_t sm;       /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
+    uint32_t nsms;     /* SMs of the GPU (0 when unknown) */
+    void *shared;      /* GPU-wide state (ops->shared_create), or NULL */
     const char *args;  /* text after "name:" in the option value, "" if none */
+    pol_l1d_critical_fn critical; /* NULL: no criticality information */
+    void *critical_ctx;
+    /*
+     * The policy's own statistics: POL_L1D_NCOUNTERS counters that live in
+     * the cache's statistics (summed over SMs, per kernel and total, named by
+     * ops->counter_names in the stats output). The policy increments them.
+     */
+    uint64_t *counters;
+};
+
+/* Why a read miss could not allocate (on_stall). */
+enum pol_l1d_stall {
+    POL_L1D_STALL_LINE,  /* every way of the set is reserved */
+    POL_L1D_STALL_MSHR,  /* no free MSHR */
+    POL_L1D_STALL_MISSQ, /* the miss queue is full */
 };
 
 /* One line as the policy sees it. */
@@ -31,14 +66,34 @@ struct pol_line_view {
     uint64_t insert_time; /* cycle of the allocation */
     uint16_t warp;        /* warp slot that allocated it */
     uint32_t pc;          /* instruction that allocated it */
+    uint32_t hits;        /* hits since the allocation (saturating) */
 };
 
 struct pol_l1d_ops {
     const char *name;
+    /*
+     * Optional GPU-wide state shared by the SMs' instances (set dueling),
+     * made once per GPU before any create (p->sm is UINT32_MAX, counters
+     * NULL) and handed to each create as p->shared.
+     */
+    void *(*shared_create)(const struct pol_l1d_params *p, struct ps_err *err);
+    void (*shared_destroy)(void *shared);
     void *(*create)(const struct pol_l1d_params *p, struct ps_err *err);
     void (*destroy)(void *st);
-    /* A read missed in set `set`: true = allocate a line, false = bypass to the next level. */
+    /*
+     * A read missed in set `set` (no line, no MSHR for it): true = allocate a
+     * line, false = bypass to the next level. Asked once per request: when
+     * the allocation then fails for lack of resources and the request is
+     * retried, the cache reuses the answer.
+     */
     bool (*on_miss)(void *st, const struct mem_req *r, uint32_t set, uint64_t now);
+    /*
+     * Optional: a read the policy wanted cached cannot allocate (why). true =
+     * send it down uncached now (MRPB's stall-triggered bypass), false = fail
+     * the access so that it is retried (the default when NULL).
+     */
+    bool (*on_stall)(void *st, const struct mem_req *r, uint32_t set, enum pol_l1d_stall why,
+                     uint64_t now);
     /*
      * Way to (re)use in set: lines[0..assoc). Return assoc when every way is
      * reserved (the access then fails and is retried). Invalid ways should
@@ -51,6 +106,10 @@ struct pol_l1d_ops {
     void (*on_insert)(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now);
     void (*on_evict)(void *st, const struct pol_line_view *line, uint32_t set, uint32_t way,
                      uint64_t now);
+    /* Names of the policy's counters (params.counters), NULL-terminated; NULL = none. */
+    const char *const *counter_names;
+    /* Writes the policy's state over time as CSV (NULL = nothing to write). */
+    int (*dump)(const void *st, FILE *out, struct ps_err *err);
 };
 
 #endif

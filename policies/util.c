@@ -112,3 +112,10 @@ void pol_util_greedy_first(uint32_t *idx, uint32_t n, const struct pol_warp_view
         idx[k] = idx[k - 1];
     idx[0] = x;
 }
+
+int pol_critical_in_group(uint32_t below, uint32_t n)
+{
+    if (n <= 1)
+        return 1;
+    return (uint64_t)below * 2 >= (uint64_t)n - 1;
+}

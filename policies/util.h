@@ -44,4 +44,12 @@ void pol_util_sort_slot_from(uint32_t *idx, uint32_t n, const struct pol_warp_vi
 void pol_util_greedy_first(uint32_t *idx, uint32_t n, const struct pol_warp_view *v, uint32_t slot,
                            uint64_t age);
 
+/*
+ * The dissertation's "slow warp" rule (CAWA, used by CACP): of the n warps
+ * of a thread block, a warp whose criticality is larger than that of
+ * `below` others is critical when those are at least half of the rest
+ * (below * 2 >= n - 1; a lone warp is critical). Returns 1 or 0.
+ */
+int pol_critical_in_group(uint32_t below, uint32_t n);
+
 #endif

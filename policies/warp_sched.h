@@ -80,6 +80,12 @@ struct pol_warp_sched_ops {
     void (*on_mem)(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now);
     /* Writes the policy's state over time as CSV (NULL = nothing to write). */
     int (*dump)(const void *st, FILE *out, struct ps_err *err);
+    /*
+     * Optional: the predicted criticality of the warp in slot at cycle now
+     * (CAWA's nCriticality; larger = further behind). false when the slot
+     * holds no warp the predictor knows. CACP's critical-warp test uses it.
+     */
+    bool (*criticality)(void *st, uint32_t slot, uint64_t now, double *out);
 };
 
 #endif

@@ -41,6 +41,7 @@ struct slot_state {
     bool bound; /* age is the age of the warp the counters belong to */
     bool told;  /* POL_WARP_LAUNCHED restarted the counters; the next view binds the age */
     uint64_t age;
+    bool live;    /* a warp occupies the slot (launched or seen, not exited) */
     bool pending; /* it issued at issued_pc and its next PC has not been seen */
     uint32_t issued_pc;
 };
@@ -164,6 +165,7 @@ static void observe(struct gcaws *g, const struct pol_warp_view *w, uint64_t now
             cawa_cpl_launch(&g->cpl, w->slot, now); /* a warp we were not told of */
         s->told = false;
         s->bound = true;
+        s->live = true;
         s->age = w->age;
         s->pending = false;
         return;
@@ -245,10 +247,22 @@ static void gcaws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint6
         cawa_cpl_launch(&g->cpl, slot, now);
         g->s[slot].bound = false; /* the first view of the slot gives the new warp's age */
         g->s[slot].told = true;
+        g->s[slot].live = true;
         g->s[slot].pending = false;
     } else if (e == POL_WARP_EXITED) {
         g->s[slot].pending = false;
+        g->s[slot].live = false;
     }
+}
+
+static bool gcaws_criticality(void *st, uint32_t slot, uint64_t now, double *out)
+{
+    struct gcaws *g = st;
+
+    if (slot >= g->nslots || !g->s[slot].live)
+        return false;
+    *out = cawa_cpl_criticality(&g->cpl, slot, now);
+    return true;
 }
 
 const struct pol_warp_sched_ops pol_ws_gcaws = {
@@ -258,4 +272,5 @@ const struct pol_warp_sched_ops pol_ws_gcaws = {
     .order = gcaws_order,
     .on_issue = gcaws_on_issue,
     .on_event = gcaws_on_event,
+    .criticality = gcaws_criticality,
 };

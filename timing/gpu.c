@@ -35,6 +35,7 @@ struct tm_gpu {
     void *cs_st;
     const struct pol_l1d_ops *l1p;
     const char *l1_args;
+    void *l1_shared; /* the L1D policy's GPU-wide state, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
     uint64_t warp_seq;
@@ -57,15 +58,21 @@ static void machine_free(struct tm_gpu *g)
         tm_sm_destroy(g->sm[i]);
     free(g->sm);
     g->sm = NULL;
+    if (g->l1_shared && g->l1p->shared_destroy)
+        g->l1p->shared_destroy(g->l1_shared);
+    g->l1_shared = NULL;
     mem_system_destroy(g->ms);
     g->ms = NULL;
 }
+
+static int l1d_shared_build(struct tm_gpu *g, struct ps_err *err);
 
 static int machine_build(struct tm_gpu *g, struct ps_err *err)
 {
     const struct tm_params *p = &g->prm;
     struct mem_system_params mp = {0};
     struct tm_sm_env env;
+    int rc;
 
     mp.nsm = p->nsm;
     mp.nmem = p->nmem;
@@ -83,8 +90,10 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
     g->ms = mem_system_create(&mp, err);
     if (!g->ms)
         return err && err->code ? err->code : PS_ENOMEM;
-    env = (struct tm_sm_env){p,         g->ms, g->ws, g->ws_args, g->l1p, g->l1_args,
-                             p->nsm,    g->cs, g->cs_st};
+    if ((rc = l1d_shared_build(g, err)))
+        return rc;
+    env = (struct tm_sm_env){p, g->ms, g->ws, g->ws_args, g->l1p, g->l1_args,
+                             p->nsm, g->cs, g->cs_st, g->l1_shared};
     g->sm = calloc(p->nsm, sizeof(*g->sm));
     if (!g->sm)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
@@ -92,6 +101,27 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
         if (!(g->sm[i] = tm_sm_create(&env, i, err)))
             return err && err->code ? err->code : PS_ENOMEM;
     return 0;
+}
+
+/* The L1D policy's GPU-wide state (set dueling across SMs), if it keeps any. */
+static int l1d_shared_build(struct tm_gpu *g, struct ps_err *err)
+{
+    struct pol_l1d_params lp = {0};
+
+    if (!g->l1p->shared_create)
+        return 0;
+    lp.nsets = g->prm.l1d.nsets;
+    lp.assoc = g->prm.l1d.assoc;
+    lp.line_bytes = g->prm.l1d.line_bytes;
+    lp.sm = UINT32_MAX;
+    lp.nsms = g->prm.nsm;
+    lp.args = g->l1_args ? g->l1_args : "";
+    g->l1_shared = g->l1p->shared_create(&lp, err);
+    if (g->l1_shared)
+        return 0;
+    if (err && err->code)
+        return err->code;
+    return ps_err_set(err, PS_EINVAL, "l1d policy %s failed to start", g->l1p->name);
 }
 
 static int find_policies(struct tm_gpu *g, struct ps_err *err)
@@ -150,6 +180,19 @@ static void write_policy_traces(const struct tm_gpu *g)
     if (g->cs->dump) {
         snprintf(path, sizeof(path), "%s.cta.csv", prefix);
         if (!(f = fopen(path, "w")) || g->cs->dump(g->cs_st, f, &err))
+            fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
+        if (f)
+            fclose(f);
+    }
+    if (g->l1p && g->l1p->dump && g->sm) {
+        snprintf(path, sizeof(path), "%s.l1d.csv", prefix);
+        f = fopen(path, "w");
+        for (uint32_t i = 0; f && i < g->prm.nsm; i++) {
+            fprintf(f, "# sm %u\n", i);
+            if (mem_cache_policy_dump(tm_sm_l1d(g->sm[i]), f, &err))
+                break;
+        }
+        if (!f || err.code)
             fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
         if (f)
             fclose(f);
@@ -488,6 +531,8 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     s->max_warps = g->prm.max_warps;
     s->max_ctas_per_sm = r->occ.max;
     s->occ_limiter = r->occ.limiter;
+    s->l1d_policy = g->l1p->name;
+    s->l1d_counter_names = g->l1p->counter_names;
     s->regs_per_thread = r->occ.regs_per_thread;
     s->core_mhz = g->prm.clk[D_CORE];
     s->dram_mhz = g->prm.clk[D_DRAM];
@@ -507,6 +552,8 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     g->total.wall_s += wall;
     g->total.max_ctas_per_sm = s->max_ctas_per_sm;
     g->total.occ_limiter = s->occ_limiter;
+    g->total.l1d_policy = s->l1d_policy;
+    g->total.l1d_counter_names = s->l1d_counter_names;
 }
 
 /* After a fault the SMs hold half-run CTAs and the memory system in-flight requests: rebuild. */

@@ -17,6 +17,7 @@
 #include "isa/devmem.h"
 #include "isa/opcode.h"
 #include "memsys/coalesce.h"
+#include "policies/util.h"
 #include "timing/sm.h"
 
 #define NEVER UINT64_MAX
@@ -138,10 +139,40 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
         s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
 }
 
+/*
+ * CACP's question, answered by the warp scheduler's predictor: a warp is
+ * critical when its criticality is above that of half the warps of its
+ * thread block (the dissertation's "slow warp"), whichever of the SM's
+ * schedulers holds them. -1 when the scheduler has no predictor.
+ */
+static int warp_critical(void *ctx, uint32_t warp, uint64_t now)
+{
+    struct tm_sm *s = ctx;
+    const struct pol_warp_sched_ops *ws = s->env.ws;
+    const struct cta *cta;
+    double mine, c;
+    uint32_t below = 0, n = 0;
+
+    if (!ws->criticality || warp >= s->prm->max_warps || !s->wp[warp].w)
+        return -1;
+    if (!ws->criticality(s->sched[warp % s->prm->nsched], warp, now, &mine))
+        return -1;
+    cta = s->wp[warp].cta;
+    for (uint32_t i = 0; i < s->prm->max_warps; i++) {
+        if (!s->wp[i].w || s->wp[i].cta != cta)
+            continue;
+        n++;
+        if (i != warp && ws->criticality(s->sched[i % s->prm->nsched], i, now, &c) && c < mine)
+            below++;
+    }
+    return pol_critical_in_group(below, n);
+}
+
 struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err)
 {
     const struct tm_params *p = env->prm;
     struct tm_sm *s = calloc(1, sizeof(*s));
+    struct pol_l1d_link link;
     char name[32];
 
     if (!s)
@@ -178,7 +209,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
             goto fail;
     }
     snprintf(name, sizeof(name), "L1D[%u]", id);
-    s->l1d = mem_cache_create(&p->l1d, name, env->l1d_pol, env->l1d_args, id, err);
+    link = (struct pol_l1d_link){id, env->nsm, env->l1d_shared, warp_critical, s};
+    s->l1d = mem_cache_create_linked(&p->l1d, name, env->l1d_pol, env->l1d_args, &link, err);
     snprintf(name, sizeof(name), "L1I[%u]", id);
     s->l1i = s->l1d ? mem_cache_create(&p->l1i, name, NULL, "", id, err) : NULL;
     snprintf(name, sizeof(name), "L1C[%u]", id);

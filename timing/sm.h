@@ -51,6 +51,7 @@ struct tm_sm_env {
     uint32_t nsm;
     const struct pol_cta_sched_ops *cs; /* for run_limit (CTA pausing) */
     void *cs_st;
+    void *l1d_shared; /* the L1D policy's GPU-wide state, or NULL */
 };
 
 struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err);

@@ -95,6 +95,13 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
             (unsigned long long)c->sm.st_struct, (unsigned long long)c->sm.st_exec);
     text_cache(out, "L1D", &c->l1d);
     fprintf(out, "L1D_total_cache_mpki = %.3f\n", d.l1d_mpki);
+    fprintf(out, "L1D_evict_noreuse = %llu\nL1D_stall_bypassed = %llu\n",
+            (unsigned long long)c->l1d.evict_noreuse, (unsigned long long)c->l1d.stall_bypassed);
+    for (uint32_t i = 0; s->l1d_counter_names && s->l1d_counter_names[i] &&
+                         i < MEM_CACHE_POL_COUNTERS;
+         i++)
+        fprintf(out, "L1D_policy_%s = %llu\n", s->l1d_counter_names[i],
+                (unsigned long long)c->l1d.pol[i]);
     text_cache(out, "L1I", &c->l1i);
     text_cache(out, "L1C", &c->l1c);
     text_cache(out, "L2", &c->mem.l2);
@@ -123,7 +130,8 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
             "\"misses\": %llu, \"mshr_merges\": %llu, \"sent\": %llu, \"bypassed\": %llu, "
             "\"reservation_fails\": %llu, \"fails_mshr\": %llu, \"fails_merge\": %llu, "
             "\"fails_miss_queue\": %llu, \"fails_line\": %llu, \"fills\": %llu, "
-            "\"evictions\": %llu, \"writebacks\": %llu, \"miss_rate\": %.6f}%s",
+            "\"evictions\": %llu, \"writebacks\": %llu, \"evict_noreuse\": %llu, "
+            "\"stall_bypassed\": %llu, \"miss_rate\": %.6f}%s",
             name, (unsigned long long)c->accesses, (unsigned long long)c->reads,
             (unsigned long long)c->writes, (unsigned long long)c->hits,
             (unsigned long long)c->misses, (unsigned long long)c->hit_reserved,
@@ -132,10 +140,22 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
             (unsigned long long)c->resfail_merge, (unsigned long long)c->resfail_missq,
             (unsigned long long)c->resfail_line, (unsigned long long)c->fills,
             (unsigned long long)c->evictions, (unsigned long long)c->writebacks,
+            (unsigned long long)c->evict_noreuse, (unsigned long long)c->stall_bypassed,
             ratio(c->accesses - c->hits, c->accesses), last ? "" : ", ");
 }
 
 #define U(x) ((unsigned long long)(x))
+
+/* The L1D policy's name and its own counters, summed over SMs. */
+static void json_policy(FILE *out, const struct tm_stats *s)
+{
+    const char *const *names = s->l1d_counter_names;
+
+    fprintf(out, "\"l1d_policy\": {\"name\": \"%s\"", s->l1d_policy ? s->l1d_policy : "");
+    for (uint32_t i = 0; names && names[i] && i < MEM_CACHE_POL_COUNTERS; i++)
+        fprintf(out, ", \"%s\": %llu", names[i], U(s->c.l1d.pol[i]));
+    fprintf(out, "}, ");
+}
 
 void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
 {
@@ -171,6 +191,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
     fprintf(out, "%*s ", indent, "");
     json_cache(out, "l1d", &c->l1d, false);
     fprintf(out, "\"l1d_mpki\": %.6f,\n%*s ", d.l1d_mpki, indent, "");
+    json_policy(out, s);
     json_cache(out, "l1i", &c->l1i, false);
     json_cache(out, "l1c", &c->l1c, false);
     fprintf(out, "\n%*s ", indent, "");

@@ -28,6 +28,8 @@ struct tm_stats {
     uint32_t grid[3], block[3];
     uint32_t nsm, max_warps, max_ctas_per_sm; /* occupancy limit of the kernel (last kernel) */
     const char *occ_limiter;
+    const char *l1d_policy;                  /* name of the L1D policy */
+    const char *const *l1d_counter_names;    /* its counters in c.l1d.pol (NULL-terminated) */
     uint32_t regs_per_thread; /* the occupancy estimate's registers per thread */
     double core_mhz, dram_mhz;
     double dram_peak_bytes_per_cycle; /* all channels, per DRAM command cycle */
