@@ -143,6 +143,8 @@ static void touch(struct mem_cache *c, const struct mem_req *r, const struct pro
     c->lines[p->idx].last_use = now;
     if (c->lines[p->idx].hits != UINT32_MAX)
         c->lines[p->idx].hits++;
+    if (r->type == MEM_READ && c->lines[p->idx].warp == r->warp && c->lines[p->idx].sm == r->sm)
+        c->st.hits_intra++;
     if (c->pol->on_hit)
         c->pol->on_hit(c->pol_st, r, p->set, p->idx - p->set * c->g.assoc, now);
 }

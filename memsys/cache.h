@@ -70,6 +70,7 @@ enum mem_cache_result {
 struct mem_cache_stats {
     uint64_t accesses, reads, writes;
     uint64_t hits, misses;        /* misses include hit_reserved */
+    uint64_t hits_intra;          /* hits on a line the same warp allocated (intra-warp locality) */
     uint64_t hit_reserved;        /* merged into a pending MSHR */
     uint64_t sent;                /* MEM_SENT results (bypasses and write-throughs) */
     uint64_t bypassed;            /* reads the policy chose not to allocate */

@@ -38,7 +38,8 @@ static void derive(const struct tm_stats *s, struct derived *d)
     uint64_t dram_bytes = c->mem.dram.read_bytes + c->mem.dram.write_bytes;
 
     d->ipc = ratio(c->thread_insts, c->cycles);
-    d->occupancy = ratio(c->sm.warps_resident, c->sm.busy_cycles) / (s->max_warps ? s->max_warps : 1);
+    d->occupancy =
+        ratio(c->sm.warps_resident, c->sm.busy_cycles) / (s->max_warps ? s->max_warps : 1);
     /* As GPGPU-Sim counts: every access that did not hit (write misses and bypasses too). */
     d->l1d_miss = ratio(c->l1d.accesses - c->l1d.hits, c->l1d.accesses);
     d->l2_miss = ratio(c->mem.l2.misses, c->mem.l2.accesses);
@@ -61,8 +62,7 @@ static void text_cache(FILE *out, const char *name, const struct mem_cache_stats
     fprintf(out, "%s_total_cache_miss_rate = %.4f\n", name,
             ratio(c->accesses - c->hits, c->accesses));
     fprintf(out, "%s_total_cache_pending_hits = %llu\n", name, (unsigned long long)c->hit_reserved);
-    fprintf(out, "%s_total_cache_reservation_fails = %llu\n", name,
-            (unsigned long long)c->resfail);
+    fprintf(out, "%s_total_cache_reservation_fails = %llu\n", name, (unsigned long long)c->resfail);
 }
 
 void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
@@ -97,9 +97,8 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
     fprintf(out, "L1D_total_cache_mpki = %.3f\n", d.l1d_mpki);
     fprintf(out, "L1D_evict_noreuse = %llu\nL1D_stall_bypassed = %llu\n",
             (unsigned long long)c->l1d.evict_noreuse, (unsigned long long)c->l1d.stall_bypassed);
-    for (uint32_t i = 0; s->l1d_counter_names && s->l1d_counter_names[i] &&
-                         i < MEM_CACHE_POL_COUNTERS;
-         i++)
+    for (uint32_t i = 0;
+         s->l1d_counter_names && s->l1d_counter_names[i] && i < MEM_CACHE_POL_COUNTERS; i++)
         fprintf(out, "L1D_policy_%s = %llu\n", s->l1d_counter_names[i],
                 (unsigned long long)c->l1d.pol[i]);
     text_cache(out, "L1I", &c->l1i);
@@ -125,23 +124,24 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
 
 static void json_cache(FILE *out, const char *name, const struct mem_cache_stats *c, bool last)
 {
-    fprintf(out,
-            "\"%s\": {\"accesses\": %llu, \"reads\": %llu, \"writes\": %llu, \"hits\": %llu, "
-            "\"misses\": %llu, \"mshr_merges\": %llu, \"sent\": %llu, \"bypassed\": %llu, "
-            "\"reservation_fails\": %llu, \"fails_mshr\": %llu, \"fails_merge\": %llu, "
-            "\"fails_miss_queue\": %llu, \"fails_line\": %llu, \"fills\": %llu, "
-            "\"evictions\": %llu, \"writebacks\": %llu, \"evict_noreuse\": %llu, "
-            "\"stall_bypassed\": %llu, \"miss_rate\": %.6f}%s",
-            name, (unsigned long long)c->accesses, (unsigned long long)c->reads,
-            (unsigned long long)c->writes, (unsigned long long)c->hits,
-            (unsigned long long)c->misses, (unsigned long long)c->hit_reserved,
-            (unsigned long long)c->sent, (unsigned long long)c->bypassed,
-            (unsigned long long)c->resfail, (unsigned long long)c->resfail_mshr,
-            (unsigned long long)c->resfail_merge, (unsigned long long)c->resfail_missq,
-            (unsigned long long)c->resfail_line, (unsigned long long)c->fills,
-            (unsigned long long)c->evictions, (unsigned long long)c->writebacks,
-            (unsigned long long)c->evict_noreuse, (unsigned long long)c->stall_bypassed,
-            ratio(c->accesses - c->hits, c->accesses), last ? "" : ", ");
+    fprintf(
+        out,
+        "\"%s\": {\"accesses\": %llu, \"reads\": %llu, \"writes\": %llu, \"hits\": %llu, "
+        "\"misses\": %llu, \"mshr_merges\": %llu, \"sent\": %llu, \"bypassed\": %llu, "
+        "\"reservation_fails\": %llu, \"fails_mshr\": %llu, \"fails_merge\": %llu, "
+        "\"fails_miss_queue\": %llu, \"fails_line\": %llu, \"fills\": %llu, "
+        "\"evictions\": %llu, \"writebacks\": %llu, \"hits_intra_warp\": %llu, \"evict_noreuse\": %llu, "
+        "\"stall_bypassed\": %llu, \"miss_rate\": %.6f}%s",
+        name, (unsigned long long)c->accesses, (unsigned long long)c->reads,
+        (unsigned long long)c->writes, (unsigned long long)c->hits, (unsigned long long)c->misses,
+        (unsigned long long)c->hit_reserved, (unsigned long long)c->sent,
+        (unsigned long long)c->bypassed, (unsigned long long)c->resfail,
+        (unsigned long long)c->resfail_mshr, (unsigned long long)c->resfail_merge,
+        (unsigned long long)c->resfail_missq, (unsigned long long)c->resfail_line,
+        (unsigned long long)c->fills, (unsigned long long)c->evictions,
+        (unsigned long long)c->writebacks, (unsigned long long)c->hits_intra,
+        (unsigned long long)c->evict_noreuse, (unsigned long long)c->stall_bypassed,
+        ratio(c->accesses - c->hits, c->accesses), last ? "" : ", ");
 }
 
 #define U(x) ((unsigned long long)(x))
@@ -212,10 +212,11 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             "\"request_bytes\": %llu, \"request_latency\": %.4f, \"reply_packets\": %llu, "
             "\"reply_flits\": %llu, \"reply_bytes\": %llu, \"reply_latency\": %.4f},\n",
             indent, "", U(c->mem.req.packets), U(c->mem.req.flits), U(c->mem.req.bytes),
-            d.icnt_req_lat, U(c->mem.reply.packets), U(c->mem.reply.flits),
-            U(c->mem.reply.bytes), d.icnt_reply_lat);
-    fprintf(out, "%*s \"memory_latency\": {\"average\": %.4f, \"max\": %llu, \"count\": %llu, "
-                 "\"log2_histogram\": [",
+            d.icnt_req_lat, U(c->mem.reply.packets), U(c->mem.reply.flits), U(c->mem.reply.bytes),
+            d.icnt_reply_lat);
+    fprintf(out,
+            "%*s \"memory_latency\": {\"average\": %.4f, \"max\": %llu, \"count\": %llu, "
+            "\"log2_histogram\": [",
             indent, "", d.lat_avg, U(c->sm.lat_max), U(c->sm.lat_n));
     for (int i = 0; i < TM_LAT_BUCKETS; i++)
         fprintf(out, "%s%llu", i ? ", " : "", U(c->sm.lat_hist[i]));
@@ -225,8 +226,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             "\"register_bank_conflicts\": %llu, \"gmem_insts\": %llu, \"gmem_requests\": %llu, "
             "\"const_requests\": %llu, \"ifetch_requests\": %llu, \"l2_reads\": %llu, "
             "\"l2_writes\": %llu, \"l2_atomics\": %llu}}",
-            indent, "", U(c->sm.shmem_accesses), U(c->sm.shmem_cycles),
-            U(c->sm.reg_bank_conflicts), U(c->sm.gmem_insts), U(c->sm.gmem_reqs),
-            U(c->sm.const_reqs), U(c->sm.ifetch_reqs), U(c->mem.l2_reads), U(c->mem.l2_writes),
-            U(c->mem.l2_atomics));
+            indent, "", U(c->sm.shmem_accesses), U(c->sm.shmem_cycles), U(c->sm.reg_bank_conflicts),
+            U(c->sm.gmem_insts), U(c->sm.gmem_reqs), U(c->sm.const_reqs), U(c->sm.ifetch_reqs),
+            U(c->mem.l2_reads), U(c->mem.l2_writes), U(c->mem.l2_atomics));
 }

@@ -930,6 +930,155 @@ static void test_cache_random_traffic(void **state)
     stress_run("S:1:128:1,L:B:m:F:L,A:2:2,2", NULL, SHARED);
 }
 
+/* ---- the policy table's extensions ---- */
+
+/* A policy that allocates (or not) and counts what it is asked. */
+struct probe_pol {
+    uint32_t misses, stalls;
+    bool allocate, bypass_on_stall;
+};
+
+static struct probe_pol probe_state;
+
+static void *probe_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    (void)err;
+    p->counters[0] = 0;
+    return &probe_state;
+}
+
+static void probe_destroy(void *st)
+{
+    (void)st;
+}
+
+static bool probe_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    struct probe_pol *p = st;
+
+    (void)r, (void)set, (void)now;
+    p->misses++;
+    return p->allocate;
+}
+
+static bool probe_on_stall(void *st, const struct mem_req *r, uint32_t set, enum pol_l1d_stall why,
+                           uint64_t now)
+{
+    struct probe_pol *p = st;
+
+    (void)r, (void)set, (void)now;
+    assert_int_equal(why, POL_L1D_STALL_MSHR);
+    p->stalls++;
+    return p->bypass_on_stall;
+}
+
+static uint32_t probe_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                             uint32_t assoc, uint64_t now)
+{
+    (void)st, (void)set, (void)now;
+    for (uint32_t w = 0; w < assoc; w++)
+        if (!lines[w].reserved)
+            return w;
+    return assoc;
+}
+
+static const struct pol_l1d_ops probe_ops = {
+    .name = "probe",
+    .create = probe_create,
+    .destroy = probe_destroy,
+    .on_miss = probe_on_miss,
+    .on_stall = probe_on_stall,
+    .victim = probe_victim,
+};
+
+/* A retried request (no MSHR) is put to on_miss once; a new request is asked again. */
+static void test_cache_policy_asked_once(void **state)
+{
+    struct mem_cache *c;
+    struct mem_req m;
+
+    (void)state;
+    probe_state = (struct probe_pol){.allocate = true};
+    c = mk("N:4:128:4,L:R:m:N:L,A:1:3,8", &probe_ops, "", 0);
+    assert_int_equal(rd(c, 0x1000, 1, 1), MEM_MISS);
+    assert_int_equal(probe_state.misses, 1);
+    for (uint64_t t = 2; t < 6; t++)
+        assert_int_equal(rd(c, 0x2000, 2, t), MEM_RESFAIL);
+    assert_int_equal(probe_state.misses, 2);
+    assert_int_equal(probe_state.stalls, 4); /* on_stall is asked at every failed try */
+    assert_true(mem_cache_pop_miss(c, &m));
+    mem_cache_fill(c, &m, 6);
+    assert_int_equal(rd(c, 0x2000, 2, 7), MEM_MISS);
+    assert_int_equal(probe_state.misses, 2);
+    assert_int_equal(rd(c, 0x3000, 3, 8), MEM_RESFAIL);
+    assert_int_equal(probe_state.misses, 3);
+    mem_cache_destroy(c);
+}
+
+/* on_stall returning true sends the read down uncached instead of failing it (MRPB). */
+static void test_cache_on_stall_bypass(void **state)
+{
+    struct mem_cache *c;
+    const struct mem_cache_stats *st;
+    struct mem_req log[4];
+    uint64_t uids[4];
+
+    (void)state;
+    probe_state = (struct probe_pol){.allocate = true, .bypass_on_stall = true};
+    c = mk("N:4:128:4,L:R:m:N:L,A:1:3,8", &probe_ops, "", 0);
+    st = mem_cache_get_stats(c);
+    assert_int_equal(rd(c, 0x1000, 1, 1), MEM_MISS);
+    assert_int_equal(rd(c, 0x2000, 2, 2), MEM_SENT);
+    assert_int_equal(st->stall_bypassed, 1);
+    assert_int_equal(st->resfail, 0);
+    assert_int_equal(serve(c, 3, log, 4), 2);
+    assert_int_equal(ready(c, uids, 4), 2);
+    /* The bypassed line was not allocated: reading it again misses. */
+    assert_int_equal(rd(c, 0x1000, 4, 4), MEM_HIT);
+    assert_int_equal(rd(c, 0x2000, 5, 4), MEM_MISS);
+    mem_cache_destroy(c);
+}
+
+/* CCWS oracle 33: a hit on a line the same warp allocated is intra-warp; another warp's is not. */
+static void test_cache_intra_warp_hits(void **state)
+{
+    struct mem_cache *c = mk(L1D, NULL, NULL, 0);
+    const struct mem_cache_stats *st = mem_cache_get_stats(c);
+    struct mem_req r = req(MEM_READ, 0x4000, 0xf, 1);
+
+    (void)state;
+    r.warp = 3;
+    assert_int_equal(mem_cache_access(c, &r, 1), MEM_MISS);
+    serve(c, 2, NULL, 0);
+    ready(c, NULL, 0);
+    r.uid = 2;
+    assert_int_equal(mem_cache_access(c, &r, 3), MEM_HIT);
+    r.uid = 3;
+    r.warp = 4;
+    assert_int_equal(mem_cache_access(c, &r, 4), MEM_HIT);
+    assert_int_equal(st->hits, 2);
+    assert_int_equal(st->hits_intra, 1);
+    mem_cache_destroy(c);
+}
+
+/* Lines evicted without a hit are counted as zero-reuse evictions. */
+static void test_cache_evict_noreuse(void **state)
+{
+    struct mem_cache *c = mk("N:1:128:1,L:R:m:N:L,A:4:4,8", NULL, NULL, 0);
+    const struct mem_cache_stats *st = mem_cache_get_stats(c);
+
+    (void)state;
+    assert_int_equal(rd(c, 0x1000, 1, 1), MEM_MISS);
+    serve(c, 2, NULL, 0);
+    assert_int_equal(rd(c, 0x1000, 2, 3), MEM_HIT);
+    assert_int_equal(rd(c, 0x2000, 3, 4), MEM_MISS); /* evicts 0x1000, which had a hit */
+    serve(c, 5, NULL, 0);
+    assert_int_equal(rd(c, 0x3000, 4, 6), MEM_MISS); /* evicts 0x2000, never hit */
+    assert_int_equal(st->evictions, 2);
+    assert_int_equal(st->evict_noreuse, 1);
+    mem_cache_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -963,6 +1112,10 @@ int main(void)
         cmocka_unit_test(test_cache_fill_unknown_ignored),
         cmocka_unit_test(test_cache_deterministic),
         cmocka_unit_test(test_cache_random_traffic),
+        cmocka_unit_test(test_cache_policy_asked_once),
+        cmocka_unit_test(test_cache_on_stall_bypass),
+        cmocka_unit_test(test_cache_intra_warp_hits),
+        cmocka_unit_test(test_cache_evict_noreuse),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
