@@ -94,6 +94,8 @@ struct mem_cache *mem_cache_create_linked(const struct mem_cache_geom *g, const 
 void mem_cache_destroy(struct mem_cache *c);
 /* Names of the policy's counters in stats.pol (NULL-terminated), or NULL. */
 const char *const *mem_cache_policy_counter_names(const struct mem_cache *c);
+/* The reordering queues the policy wants in front of the cache (policies/l1d.h reorder; 0 = none). */
+void mem_cache_policy_reorder(const struct mem_cache *c, uint32_t *nqueues, uint32_t *depth);
 /* The policy's state over time as CSV (nothing when it has no dump). */
 int mem_cache_policy_dump(const struct mem_cache *c, FILE *out, struct ps_err *err);
 

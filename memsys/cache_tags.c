@@ -507,3 +507,10 @@ int mem_cache_policy_dump(const struct mem_cache *c, FILE *out, struct ps_err *e
         return 0;
     return c->pol->dump(c->pol_st, out, err);
 }
+
+void mem_cache_policy_reorder(const struct mem_cache *c, uint32_t *nqueues, uint32_t *depth)
+{
+    *nqueues = *depth = 0;
+    if (c->pol && c->pol->reorder)
+        c->pol->reorder(c->pol_st, nqueues, depth);
+}

@@ -106,6 +106,14 @@ struct pol_l1d_ops {
     void (*on_insert)(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now);
     void (*on_evict)(void *st, const struct pol_line_view *line, uint32_t set, uint32_t way,
                      uint64_t now);
+    /*
+     * Optional: MRPB's request reordering in front of this L1D. The SM then
+     * puts each global/local instruction's requests into FIFO queue
+     * (warp % *nqueues), each holding up to *depth instructions, and drains
+     * the current queue until it is empty before moving to the next
+     * non-empty one. *nqueues = 0: no reordering (also when NULL).
+     */
+    void (*reorder)(const void *st, uint32_t *nqueues, uint32_t *depth);
     /* Names of the policy's counters (params.counters), NULL-terminated; NULL = none. */
     const char *const *counter_names;
     /* Writes the policy's state over time as CSV (NULL = nothing to write). */

@@ -34,9 +34,9 @@ struct hwarp {
     uint32_t ib_fidx, ib_pc, ib_n; /* I-buffer: ib_n instructions from ib_pc */
     uint64_t ib_ready;             /* when the fetched instructions can issue */
     bool fetching, ctrl, exited;
-    bool dmiss_seen;               /* first cycle of a wait on a missed load counted */
-    uint32_t loads;                /* load instructions in flight */
-    uint64_t *ready_at;            /* per register-pool slot */
+    bool dmiss_seen;    /* first cycle of a wait on a missed load counted */
+    uint32_t loads;     /* load instructions in flight */
+    uint64_t *ready_at; /* per register-pool slot */
     size_t nready;
     uint64_t insts, last_issue;
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
@@ -98,6 +98,16 @@ struct tm_sm {
     struct mem_req ldq[LDST_QMAX];
     uint32_t ldq_head, ldq_n;
     bool ldq_const;
+    /*
+     * MRPB's request reordering queues between the coalescer and the L1D,
+     * when the L1D policy asks for them (its reorder op): a global/local
+     * instruction's requests go to queue warp % nrq, which takes up to
+     * rq_depth instructions; the LD/ST unit drains the current queue until
+     * it is empty, then moves on to the next non-empty one. The LD/ST unit
+     * then accepts a new instruction while earlier ones wait in the queues.
+     */
+    struct rqueue *rq;
+    uint32_t nrq, rq_depth, rq_cur, rq_total;
     uint64_t ldst_free;
     /* L1 hits waiting out the hit latency (constant latency: a FIFO). */
     struct hit *hits;
@@ -116,11 +126,17 @@ struct tm_sm {
      * repeated exactly.
      */
     uint64_t sleep_until;
-    bool quiet;                   /* the last simulated cycle issued nothing */
+    bool quiet; /* the last simulated cycle issued nothing */
     struct tm_sm_counters before, delta;
 };
 
 static const uint32_t NO_REC = UINT32_MAX;
+
+struct rqueue {
+    struct mem_req *buf; /* rq_depth * LDST_QMAX requests */
+    bool *last;          /* the request ends its instruction */
+    uint32_t head, n, cap, ninstr;
+};
 
 /* ------------------------------------------------------------------ setup */
 
@@ -166,6 +182,29 @@ static int warp_critical(void *ctx, uint32_t warp, uint64_t now)
             below++;
     }
     return pol_critical_in_group(below, n);
+}
+
+/* The reordering queues the L1D policy asks for (none for most policies). */
+static int rq_build(struct tm_sm *s)
+{
+    uint32_t nq = 0, depth = 0;
+
+    mem_cache_policy_reorder(s->l1d, &nq, &depth);
+    if (!nq || !depth)
+        return 0;
+    s->rq = calloc(nq, sizeof(*s->rq));
+    if (!s->rq)
+        return -1;
+    s->nrq = nq;
+    s->rq_depth = depth;
+    for (uint32_t i = 0; i < nq; i++) {
+        s->rq[i].cap = depth * LDST_QMAX;
+        s->rq[i].buf = malloc(s->rq[i].cap * sizeof(*s->rq[i].buf));
+        s->rq[i].last = malloc(s->rq[i].cap * sizeof(*s->rq[i].last));
+        if (!s->rq[i].buf || !s->rq[i].last)
+            return -1;
+    }
+    return 0;
 }
 
 struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err)
@@ -219,6 +258,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         goto fail;
     if (env->ws->on_mem)
         mem_cache_set_observer(s->l1d, l1d_observe, s);
+    if (rq_build(s))
+        goto oom;
     return s;
 oom:
     ps_err_set(err, PS_ENOMEM, "out of memory");
@@ -231,6 +272,11 @@ void tm_sm_destroy(struct tm_sm *s)
 {
     if (!s)
         return;
+    for (uint32_t i = 0; s->rq && i < s->nrq; i++) {
+        free(s->rq[i].buf);
+        free(s->rq[i].last);
+    }
+    free(s->rq);
     for (uint32_t i = 0; s->ctas && i < s->prm->max_ctas; i++)
         if (s->ctas[i].used)
             isa_cta_fini(&s->ctas[i].c);
@@ -531,6 +577,39 @@ static bool send_miss(struct tm_sm *s)
     return false;
 }
 
+/* The reordering queues' turn at the L1D: the current queue until it is empty, then the next. */
+static bool rq_cycle(struct tm_sm *s)
+{
+    struct rqueue *q = &s->rq[s->rq_cur];
+    struct mem_req *r;
+    enum mem_cache_result res;
+
+    for (uint32_t k = 0; !q->n && k < s->nrq; k++) {
+        s->rq_cur = (s->rq_cur + 1) % s->nrq;
+        q = &s->rq[s->rq_cur];
+    }
+    r = &q->buf[q->head];
+    res = mem_cache_access(s->l1d, r, s->now);
+    if (res == MEM_RESFAIL)
+        return true;
+    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
+        hit_push(s, s->now + s->prm->l1_latency, r->uid);
+    if (q->last[q->head])
+        q->ninstr--;
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    s->rq_total--;
+    return false;
+}
+
+/* Whether warp slot's reordering queue can take another instruction. */
+static bool rq_room(const struct tm_sm *s, uint32_t slot)
+{
+    const struct rqueue *q = &s->rq[slot % s->nrq];
+
+    return q->ninstr < s->rq_depth && q->cap - q->n >= LDST_QMAX;
+}
+
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
 static bool ldst_cycle(struct tm_sm *s)
 {
@@ -538,7 +617,7 @@ static bool ldst_cycle(struct tm_sm *s)
     enum mem_cache_result res;
 
     if (!s->ldq_n)
-        return false;
+        return s->rq_total ? rq_cycle(s) : false;
     r = &s->ldq[s->ldq_head];
     res = mem_cache_access(s->ldq_const ? s->l1c : s->l1d, r, s->now);
     if (res == MEM_RESFAIL)
@@ -628,7 +707,8 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
             return W_DMISS;
         }
     }
-    if (c->ii->is_mem && (s->ldq_n || s->ldst_free > s->now))
+    if (c->ii->is_mem && (s->ldq_n || s->ldst_free > s->now ||
+                          (s->nrq ? !rq_room(s, (uint32_t)(h - s->wp)) : false)))
         return ldst_fail ? W_MSHR : W_STRUCT;
     c->unit_idx = free_unit(s, c->ii->unit);
     if (c->unit_idx < 0)
@@ -692,10 +772,14 @@ enum lane_space { LS_GLOBAL, LS_LOCAL, LS_SHARED, LS_CONST, LS_PARAM, LS_COUNT }
 static enum lane_space lane_space_of(uint8_t space, uint64_t *a)
 {
     switch (space) {
-    case ISA_SPACE_SHARED: return LS_SHARED;
-    case ISA_SPACE_LOCAL: return LS_LOCAL;
-    case ISA_SPACE_CONST: return LS_CONST;
-    case ISA_SPACE_PARAM: return LS_PARAM;
+    case ISA_SPACE_SHARED:
+        return LS_SHARED;
+    case ISA_SPACE_LOCAL:
+        return LS_LOCAL;
+    case ISA_SPACE_CONST:
+        return LS_CONST;
+    case ISA_SPACE_PARAM:
+        return LS_PARAM;
     case ISA_SPACE_GENERIC:
         if (*a >= ISA_SHARED_WINDOW && *a < ISA_SHARED_WINDOW + ISA_WINDOW_SIZE) {
             *a -= ISA_SHARED_WINDOW;
@@ -708,19 +792,35 @@ static enum lane_space lane_space_of(uint8_t space, uint64_t *a)
         if (*a >= ISA_PARAM_WINDOW && *a < ISA_PARAM_WINDOW + ISA_WINDOW_SIZE)
             return LS_PARAM;
         return LS_GLOBAL;
-    default: return LS_GLOBAL;
+    default:
+        return LS_GLOBAL;
     }
 }
 
 static void queue_reqs(struct tm_sm *s, const struct mem_req *reqs, uint32_t n)
 {
+    if (s->nrq && !s->ldq_const && n) {
+        struct rqueue *q = &s->rq[reqs[0].warp % s->nrq];
+
+        for (uint32_t i = 0; i < n && q->n < q->cap; i++) {
+            uint32_t at = (q->head + q->n) % q->cap;
+
+            q->buf[at] = reqs[i];
+            q->last[at] = i == n - 1;
+            q->n++;
+            s->rq_total++;
+        }
+        q->ninstr++;
+        return;
+    }
     for (uint32_t i = 0; i < n && s->ldq_n < LDST_QMAX; i++) {
         s->ldq[(s->ldq_head + s->ldq_n) % LDST_QMAX] = reqs[i];
         s->ldq_n++;
     }
 }
 
-/* Timing of a memory instruction that executed with `info`. Returns the cycle its result is ready. */
+/* Timing of a memory instruction that executed with `info`. Returns the cycle its result is ready.
+ */
 static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_info *info,
                           const struct tm_iinfo *ii, uint32_t *rec_out)
 {
@@ -901,15 +1001,32 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
 static void count_why(struct tm_sm *s, enum why y)
 {
     switch (y) {
-    case W_SYNC: s->k.st_sync++; break;
-    case W_FETCH: s->k.st_fetch++; break;
-    case W_CTRL: s->k.st_ctrl++; break;
-    case W_DATA: s->k.st_data++; break;
-    case W_DMISS: s->k.st_dmiss++; break;
-    case W_MSHR: s->k.st_mshr++; break;
-    case W_STRUCT: s->k.st_struct++; break;
-    case W_EXEC: s->k.st_exec++; break;
-    default: break;
+    case W_SYNC:
+        s->k.st_sync++;
+        break;
+    case W_FETCH:
+        s->k.st_fetch++;
+        break;
+    case W_CTRL:
+        s->k.st_ctrl++;
+        break;
+    case W_DATA:
+        s->k.st_data++;
+        break;
+    case W_DMISS:
+        s->k.st_dmiss++;
+        break;
+    case W_MSHR:
+        s->k.st_mshr++;
+        break;
+    case W_STRUCT:
+        s->k.st_struct++;
+        break;
+    case W_EXEC:
+        s->k.st_exec++;
+        break;
+    default:
+        break;
     }
 }
 
@@ -969,8 +1086,9 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
 
         if (!h->w || h->exited)
             continue;
-        fill_view(s, slot, &s->views[nv], !h->fetching && h->ib_n && h->ib_ready <= s->now &&
-                                               h->w->state == ISA_WARP_READY);
+        fill_view(s, slot, &s->views[nv],
+                  !h->fetching && h->ib_n && h->ib_ready <= s->now &&
+                      h->w->state == ISA_WARP_READY);
         if (s->views[nv].long_wait)
             sum->mem_wait = true;
         nv++;
@@ -1038,10 +1156,11 @@ static bool fetch(struct tm_sm *s)
 
             if (k >= nw && !s->any_paused)
                 break;
-            if (!h->w || h->exited || h->ib_n || h->fetching ||
-                h->w->state == ISA_WARP_DONE || !h->w->sp)
+            if (!h->w || h->exited || h->ib_n || h->fetching || h->w->state == ISA_WARP_DONE ||
+                !h->w->sp)
                 continue;
-            /* First pass: running CTAs only; paused ones get the fetch slot when nobody else wants it. */
+            /* First pass: running CTAs only; paused ones get the fetch slot when nobody else wants
+             * it. */
             if (s->any_paused && h->cta->paused != (k >= nw))
                 continue;
             fidx = h->w->fr[h->w->nfr - 1].fidx;
@@ -1083,7 +1202,7 @@ static uint64_t wake_time(struct tm_sm *s)
 {
     uint64_t wake = NEVER, now = s->now;
 
-    if (s->ldq_n || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
+    if (s->ldq_n || s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
         mem_cache_peek_miss(s->l1d))
         return now + 1;
     if (s->hits_n && s->hits[s->hits_head].at < wake)
@@ -1162,7 +1281,7 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
     s->k.warps_resident += s->nwarps_res;
     active = take_replies(s);
     active |= send_miss(s);
-    active |= s->ldq_n > 0;
+    active |= s->ldq_n > 0 || s->rq_total > 0;
     ldst_fail = ldst_cycle(s);
     update_paused(s);
     for (uint32_t i = 0; i < s->prm->nsched; i++)
@@ -1199,7 +1318,7 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 
 bool tm_sm_idle(const struct tm_sm *s)
 {
-    return !s->nctas && !s->ldq_n && !s->hits_n && !mem_cache_busy(s->l1d) &&
+    return !s->nctas && !s->ldq_n && !s->rq_total && !s->hits_n && !mem_cache_busy(s->l1d) &&
            !mem_cache_busy(s->l1i) && !mem_cache_busy(s->l1c);
 }
 
