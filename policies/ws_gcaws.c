@@ -26,6 +26,10 @@
  *   ninst=pc|off        branch inference from the PC (default pc)
  *   delta=signed|abs    ΔInst rule (default signed)
  *   stall=gap|literal   nStall per issue: now-last-1 (default) or now-last
+ *   order=crit|gto      crit: schedule by criticality (default); gto: keep
+ *                       predicting but schedule as GTO, so that the
+ *                       predictor's accuracy can be measured on warps it
+ *                       does not accelerate
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,6 +53,7 @@ struct slot_state {
 struct gcaws {
     struct cawa_cpl cpl;
     bool infer_branches;
+    bool passive; /* order=gto: predict only, schedule as GTO (to measure the predictor) */
     uint32_t nslots;
     struct slot_state *s; /* [nslots] */
     double *crit;         /* [nslots], this cycle's criticality */
@@ -67,7 +72,7 @@ static bool word(const char *v, size_t len, const char *w)
 }
 
 static int parse_args(const char *args, bool *infer, cawa_cpl_delta_fn *delta,
-                      enum cawa_cpl_stall *stall, struct ps_err *err)
+                      enum cawa_cpl_stall *stall, bool *passive, struct ps_err *err)
 {
     const char *p = args ? args : "";
 
@@ -88,6 +93,9 @@ static int parse_args(const char *args, bool *infer, cawa_cpl_delta_fn *delta,
         } else if (word(p, klen, "delta")) {
             ok = word(v, vlen, "signed") || word(v, vlen, "abs");
             *delta = word(v, vlen, "abs") ? cawa_cpl_delta_abs : cawa_cpl_delta_signed;
+        } else if (word(p, klen, "order")) {
+            ok = word(v, vlen, "crit") || word(v, vlen, "gto");
+            *passive = word(v, vlen, "gto");
         } else if (word(p, klen, "stall")) {
             ok = word(v, vlen, "gap") || word(v, vlen, "literal");
             *stall = word(v, vlen, "literal") ? CAWA_CPL_STALL_LITERAL : CAWA_CPL_STALL_GAP;
@@ -103,7 +111,8 @@ static int parse_args(const char *args, bool *infer, cawa_cpl_delta_fn *delta,
     bad:
         ps_err_set(err, PS_EINVAL,
                    "warp scheduler gcaws: bad option '%.*s' in 'gcaws:%s' (expected "
-                   "ninst=pc|off, delta=signed|abs, stall=gap|literal, comma-separated)",
+                   "ninst=pc|off, delta=signed|abs, stall=gap|literal, order=crit|gto, "
+                   "comma-separated)",
                    (int)len, p, args);
         return -1;
     }
@@ -130,7 +139,9 @@ static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *
     struct gcaws *g;
     uint32_t n = p->max_warps ? p->max_warps : 1;
 
-    if (parse_args(p->args, &infer, &delta, &stall, err) < 0)
+    bool passive = false;
+
+    if (parse_args(p->args, &infer, &delta, &stall, &passive, err) < 0)
         return NULL;
     g = calloc(1, sizeof(*g));
     if (!g || cawa_cpl_init(&g->cpl, n, delta, 1, stall) < 0) {
@@ -139,6 +150,7 @@ static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *
         return NULL;
     }
     g->infer_branches = infer;
+    g->passive = passive;
     g->nslots = n;
     g->s = calloc(n, sizeof(*g->s));
     g->crit = calloc(n, sizeof(*g->crit));
@@ -194,11 +206,11 @@ static uint32_t gcaws_order(void *st, const struct pol_warp_view *v, uint32_t n,
     for (uint32_t i = 1; i < k; i++) {
         uint32_t x = order[i], j = i;
         const struct pol_warp_view *a = &v[x];
-        double ca = a->slot < g->nslots ? g->crit[a->slot] : 0.0;
+        double ca = a->slot < g->nslots && !g->passive ? g->crit[a->slot] : 0.0;
 
         while (j > 0) {
             const struct pol_warp_view *b = &v[order[j - 1]];
-            double cb = b->slot < g->nslots ? g->crit[b->slot] : 0.0;
+            double cb = b->slot < g->nslots && !g->passive ? g->crit[b->slot] : 0.0;
             bool before = ca > cb || (ca == cb &&
                                       (a->age < b->age || (a->age == b->age && a->slot < b->slot)));
 

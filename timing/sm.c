@@ -39,6 +39,7 @@ struct hwarp {
     uint64_t *ready_at; /* per register-pool slot */
     size_t nready;
     uint64_t insts, last_issue;
+    uint32_t crit_samples, crit_slow; /* CAWA accuracy: samples taken, those that called it slow */
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
@@ -108,6 +109,7 @@ struct tm_sm {
      */
     struct rqueue *rq;
     uint32_t nrq, rq_depth, rq_cur, rq_total;
+    uint64_t crit_next; /* next CAWA accuracy sample */
     uint64_t ldst_free;
     /* L1 hits waiting out the hit latency (constant latency: a FIFO). */
     struct hit *hits;
@@ -389,6 +391,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
         h->loads = 0;
         h->insts = h->last_issue = 0;
+        h->crit_samples = h->crit_slow = 0;
         h->nx_ii = NULL;
         h->blk_ok = false;
         h->nready = 0;
@@ -428,6 +431,9 @@ static void warp_free(struct tm_sm *s, uint32_t slot)
     s->nwarps_res--;
     if (--c->warps_left)
         return;
+    /* The CTA's last warp to finish was its critical warp: how often was it predicted slow? */
+    s->k.crit_samples += h->crit_samples;
+    s->k.crit_slow += h->crit_slow;
     s->regs_used -= c->regs;
     s->shared_used -= c->c.shared_bytes;
     isa_cta_fini(&c->c);
@@ -1197,10 +1203,33 @@ static bool fetch(struct tm_sm *s)
 
 /* ------------------------------------------------------------------ cycle */
 
+/*
+ * CAWA's prediction accuracy (dissertation ch. 4): every sampling period,
+ * each resident warp is classified slow or not by the warp scheduler's
+ * predictor; when a CTA finishes, the samples of its last warp (the truly
+ * critical one, slowest by execution time) say how often the prediction
+ * was right.
+ */
+static void crit_sample(struct tm_sm *s, uint64_t now)
+{
+    for (uint32_t i = 0; i < s->prm->max_warps; i++) {
+        int r;
+
+        if (!s->wp[i].w || (r = warp_critical(s, i, now)) < 0)
+            continue;
+        s->wp[i].crit_samples++;
+        s->wp[i].crit_slow += (uint32_t)r;
+    }
+    s->crit_next = now + s->prm->sample_period;
+}
+
 /* The earliest cycle after now at which this SM could do anything new without a reply. */
 static uint64_t wake_time(struct tm_sm *s)
 {
     uint64_t wake = NEVER, now = s->now;
+
+    if (s->env.ws->criticality && s->crit_next > now)
+        wake = s->crit_next;
 
     if (s->ldq_n || s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
         mem_cache_peek_miss(s->l1d))
@@ -1279,6 +1308,8 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
     if (s->nctas)
         s->k.busy_cycles++;
     s->k.warps_resident += s->nwarps_res;
+    if (s->env.ws->criticality && now >= s->crit_next)
+        crit_sample(s, now);
     active = take_replies(s);
     active |= send_miss(s);
     active |= s->ldq_n > 0 || s->rq_total > 0;

@@ -93,6 +93,9 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
             (unsigned long long)c->sm.st_ctrl, (unsigned long long)c->sm.st_data,
             (unsigned long long)c->sm.st_dmiss, (unsigned long long)c->sm.st_mshr,
             (unsigned long long)c->sm.st_struct, (unsigned long long)c->sm.st_exec);
+    if (c->sm.crit_samples)
+        fprintf(out, "cawa_prediction_accuracy = %.4f\n",
+                ratio(c->sm.crit_slow, c->sm.crit_samples));
     text_cache(out, "L1D", &c->l1d);
     fprintf(out, "L1D_total_cache_mpki = %.3f\n", d.l1d_mpki);
     fprintf(out, "L1D_evict_noreuse = %llu\nL1D_stall_bypassed = %llu\n",
@@ -183,6 +186,11 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             indent, "", U(c->sm.n_act), U(c->sm.n_inact), U(c->sm.c_idle), U(c->sm.c_mem),
             U(c->sm.c_stall), s->ract, s->util, U(c->sm.busy_cycles), U(c->sm.sched_cycles),
             U(c->sm.sched_issue), U(c->sm.sched_empty));
+    fprintf(out,
+            "%*s \"criticality\": {\"samples\": %llu, \"critical_predicted_slow\": %llu, "
+            "\"accuracy\": %.6f},\n",
+            indent, "", U(c->sm.crit_samples), U(c->sm.crit_slow),
+            ratio(c->sm.crit_slow, c->sm.crit_samples));
     fprintf(out,
             "%*s \"stalls\": {\"sync\": %llu, \"fetch\": %llu, \"control\": %llu, \"data\": %llu, "
             "\"dcache_miss\": %llu, \"mshr\": %llu, \"structural\": %llu, \"exec\": %llu},\n",

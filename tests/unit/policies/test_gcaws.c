@@ -354,8 +354,13 @@ static void test_args(void **state)
     ops = pol_warp_sched_find("gcaws", NULL, &err);
     assert_non_null(ops);
     assert_string_equal(ops->name, "gcaws");
-    const char *good[] = {"gcaws", "gcaws:", "gcaws:ninst=off", "gcaws:delta=abs,stall=literal",
-                          "gcaws:ninst=pc,delta=signed,stall=gap"};
+    const char *good[] = {"gcaws",
+                          "gcaws:",
+                          "gcaws:ninst=off",
+                          "gcaws:delta=abs,stall=literal",
+                          "gcaws:ninst=pc,delta=signed,stall=gap",
+                          "gcaws:order=gto",
+                          "gcaws:order=crit,delta=abs"};
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
         st = try_create(good[i], &err);
         if (!st)
@@ -367,7 +372,8 @@ static void test_args(void **state)
                          "gcaws:ninst=",
                          "gcaws:stall=gap,",
                          "gcaws:delta=abs,,stall=gap",
-                         "gcaws:ninst=pcx"};
+                         "gcaws:ninst=pcx",
+                         "gcaws:order=lrr"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         st = try_create(bad[i], &err);
         if (st)
@@ -375,6 +381,31 @@ static void test_args(void **state)
         assert_int_equal(err.code, PS_EINVAL);
         assert_non_null(strstr(err.msg, "gcaws"));
     }
+}
+
+/* order=gto keeps predicting (the criticality hook reports it) but orders as GTO: oldest first. */
+static void test_passive_order(void **state)
+{
+    struct sm *s = make("gcaws:order=gto", 3, 0);
+    double c0, c2;
+
+    (void)state;
+    ctr(s, 2)->nstall = 1000; /* the youngest warp is by far the most critical */
+    assert_int_equal(first(s, 1), 0);
+    assert_true(s->ops->criticality(s->st, 2, 1, &c2));
+    assert_true(s->ops->criticality(s->st, 0, 1, &c0));
+    assert_true(c2 > c0);
+    assert_int_equal(cycle(s, 1), 0);
+    assert_int_equal(cycle(s, 2), 0); /* greedy, as GTO */
+    /* An exited warp has no criticality to report. */
+    s->ops->on_event(s->st, POL_WARP_EXITED, 1, 3);
+    assert_false(s->ops->criticality(s->st, 1, 3, &c0));
+    drop(s);
+    /* The default order follows the criticality. */
+    s = make("gcaws", 3, 0);
+    ctr(s, 2)->nstall = 1000;
+    assert_int_equal(first(s, 1), 2);
+    drop(s);
 }
 
 int main(void)
@@ -389,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_greedy_not_ready),
         cmocka_unit_test(test_slot_reset),
         cmocka_unit_test(test_args),
+        cmocka_unit_test(test_passive_order),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
