@@ -1,9 +1,10 @@
 /*
  * The built-in L1D policies, defined in policies/l1d_lru.c (LRU
  * replacement, every read miss allocates), policies/l1d_bypass.c (no read
- * miss allocates) and policies/l1d_locality.c (locality-driven bypassing,
- * Li et al. ICS 2015). policies/registry.c names them "lru", "bypass" and
- * "locality".
+ * miss allocates), policies/l1d_locality.c (locality-driven bypassing,
+ * Li et al. ICS 2015) and policies/l1d_profiled.c (that paper's
+ * Profiled-BYPASS). policies/registry.c names them "lru", "bypass",
+ * "locality" and "profiled".
  */
 #ifndef PTXSIM_POLICIES_L1D_BUILTIN_H
 #define PTXSIM_POLICIES_L1D_BUILTIN_H
@@ -13,5 +14,6 @@ struct pol_l1d_ops;
 extern const struct pol_l1d_ops pol_l1d_lru;
 extern const struct pol_l1d_ops pol_l1d_bypass_all;
 extern const struct pol_l1d_ops pol_l1d_locality;
+extern const struct pol_l1d_ops pol_l1d_profiled;
 
 #endif
