@@ -280,19 +280,32 @@ static uint64_t *alloc_lack(struct mem_cache *c, const struct probe *p, const st
  * The policy's on_miss answer, asked once per request: a request that then
  * fails for lack of resources comes back (the LD/ST unit retries its head
  * request) and gets the same answer without the policy seeing it twice.
+ * The line is part of the key: the line requests of one warp instruction
+ * share its uid (the SM's load record), and each is a request of its own.
  */
-static bool policy_allocates(struct mem_cache *c, const struct mem_req *r, uint32_t set,
+static bool policy_allocates(struct mem_cache *c, const struct mem_req *r, const struct probe *p,
                              uint64_t now)
 {
     bool alloc;
 
-    if (c->memo_valid && c->memo_uid == r->uid)
+    if (c->memo_valid && c->memo_uid == r->uid && c->memo_line == p->line)
         return c->memo_alloc;
-    alloc = c->pol->on_miss(c->pol_st, r, set, now);
+    alloc = c->pol->on_miss(c->pol_st, r, p->set, now);
     c->memo_valid = true;
     c->memo_uid = r->uid;
+    c->memo_line = p->line;
     c->memo_alloc = alloc;
     return alloc;
+}
+
+/* A read the policy does not want cached goes down; once it has gone, the answer is spent. */
+static enum mem_cache_result bypass_read(struct mem_cache *c, const struct mem_req *r)
+{
+    enum mem_cache_result res = send_read(c, r, true);
+
+    if (res != MEM_RESFAIL)
+        c->memo_valid = false;
+    return res;
 }
 
 static enum pol_l1d_stall stall_reason(const struct mem_cache *c, const uint64_t *lack)
@@ -319,8 +332,8 @@ static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req 
     if (!mq_room(c, 1 + wa->extra))
         return resfail(c, &c->st.resfail_missq);
     lack = alloc_lack(c, p, wa, &victim, now);
-    if (wa->ask_policy && !policy_allocates(c, r, p->set, now))
-        return send_read(c, r, true);
+    if (wa->ask_policy && !policy_allocates(c, r, p, now))
+        return bypass_read(c, r);
     if (lack) {
         if (wa->ask_policy && c->pol->on_stall &&
             c->pol->on_stall(c->pol_st, r, p->set, stall_reason(c, lack), now)) {

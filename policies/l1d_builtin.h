@@ -1,7 +1,10 @@
 /*
  * The built-in L1D policies, defined in policies/l1d_lru.c (LRU
- * replacement, every read miss allocates) and policies/l1d_bypass.c (no
- * read miss allocates). policies/registry.c names them "lru" and "bypass".
+ * replacement, every read miss allocates), policies/l1d_bypass.c (no read
+ * miss allocates), policies/l1d_locality.c (locality-driven bypassing,
+ * Li et al. ICS 2015) and policies/l1d_profiled.c (that paper's
+ * Profiled-BYPASS). policies/registry.c names them "lru", "bypass",
+ * "locality" and "profiled".
  */
 #ifndef PTXSIM_POLICIES_L1D_BUILTIN_H
 #define PTXSIM_POLICIES_L1D_BUILTIN_H
@@ -10,5 +13,7 @@ struct pol_l1d_ops;
 
 extern const struct pol_l1d_ops pol_l1d_lru;
 extern const struct pol_l1d_ops pol_l1d_bypass_all;
+extern const struct pol_l1d_ops pol_l1d_locality;
+extern const struct pol_l1d_ops pol_l1d_profiled;
 
 #endif

@@ -35,6 +35,8 @@ static const struct entry cta_tab[] = {
 static const struct entry l1d_tab[] = {
     {"lru", &pol_l1d_lru},
     {"bypass", &pol_l1d_bypass_all},
+    {"locality", &pol_l1d_locality},
+    {"profiled", &pol_l1d_profiled},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

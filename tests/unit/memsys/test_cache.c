@@ -410,6 +410,43 @@ static void test_cache_alloc_on_miss_vs_fill(void **state)
     mem_cache_destroy(f);
 }
 
+/* A policy that bypasses every read miss and counts how often it was asked. */
+static uint32_t g_asked;
+
+static bool asking_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    (void)st;
+    (void)r;
+    (void)set;
+    (void)now;
+    g_asked++;
+    return false;
+}
+
+/*
+ * The line requests of one warp load share its uid, and a finished load's
+ * uid comes back for a later one: each is a request of its own that the
+ * policy is asked about (the answer is kept only while one request retries).
+ */
+static void test_cache_policy_asked_per_line_request(void **state)
+{
+    struct pol_l1d_ops ask = pol_l1d_bypass_all;
+    struct mem_cache *c;
+
+    (void)state;
+    ask.on_miss = asking_on_miss;
+    c = mk("N:4:128:4,L:T:m:N:L,A:4:4,8", &ask, NULL, 0);
+    g_asked = 0;
+    assert_int_equal(rd(c, 0x000, 7, 1), MEM_SENT);
+    assert_int_equal(rd(c, 0x080, 7, 1), MEM_SENT);
+    assert_int_equal(g_asked, 2);
+    serve(c, 2, NULL, 0);
+    ready(c, NULL, 0);
+    assert_int_equal(rd(c, 0x080, 7, 3), MEM_SENT);
+    assert_int_equal(g_asked, 3);
+    mem_cache_destroy(c);
+}
+
 /* ---- writes ---- */
 
 static void test_cache_write_through(void **state)
@@ -1095,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_cache_miss_queue_full),
         cmocka_unit_test(test_cache_line_alloc_fail),
         cmocka_unit_test(test_cache_alloc_on_miss_vs_fill),
+        cmocka_unit_test(test_cache_policy_asked_per_line_request),
         cmocka_unit_test(test_cache_write_through),
         cmocka_unit_test(test_cache_write_back_dirty_eviction),
         cmocka_unit_test(test_cache_dirty_victim_needs_two_slots),

@@ -1,0 +1,734 @@
+/*
+ * Locality-driven dynamic L1D bypassing, the "Decoupled L1D" of Li, Song,
+ * Dai, Sidelnik, Hari and Zhou (ICS 2015), as extracted in
+ * design/seeds/002_locality_bypass.md (section numbers below are that
+ * file's).
+ *
+ * The real cache is the data store (4 ways). This policy keeps the
+ * enlarged tag store beside it: the same sets, tag_ways (8) entries each,
+ * every entry with a reference count RC (rc_bits wide), a Position (the data
+ * way, when committed) and an LRU stamp for tie-breaks (3.2). A read that
+ * misses both stores leaves a tag entry behind and bypasses; later reads of
+ * a candidate bump its RC and bypass until RC passes the threshold T, when
+ * the read allocates like a normal miss (3.4, pseudocode 3.5). Tag victims
+ * are the candidate with the smallest RC, then the least recently used;
+ * committed entries are never victims (3.6c, d). Every allocation and every
+ * eviction in the data store ages the other entries of the set by 1
+ * (3.4.5); an evicted line's entry stays as a candidate with RC 0.
+ *
+ * SM dueling (3.7): SM0 always runs the decoupled design, SM1 the plain
+ * cache, and every `interval` cycles the other SMs take the design whose
+ * leader had the lower miss rate (within `margin`). The GPU-wide part lives
+ * in the shared state (shared_create).
+ *
+ * How the cache core's calls map onto the pseudocode: on_miss is asked
+ * once per read that finds neither a line nor an MSHR; a promotion changes
+ * nothing there and is applied in on_insert, so an allocation that fails
+ * and is retried leaves the tag store as it was (3.6f, oracle O9). An
+ * eviction (on_evict) right before an insert into the same set is the
+ * replacement half of a promotion; any other eviction is a write-evict.
+ * Free_Line is not stored: it is the count of invalid data ways (3.6l).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/l1d.h"
+#include "policies/l1d_builtin.h"
+#include "policies/l1d_locality.h"
+
+enum {
+    C_TAG_MISS,   /* reads bypassed on a tag-store miss */
+    C_CAND,       /* reads bypassed on a candidate below the threshold */
+    C_PROMOTE,    /* candidates promoted into the data store */
+    C_BASE_ALLOC, /* read misses allocated in baseline mode */
+    C_TAG_EVICT,  /* valid tag entries replaced (LFU) */
+    C_RC_RESET,   /* data-store evictions that reset an entry's RC */
+    C_DUEL_DEC,   /* dueling intervals decided for the decoupled design */
+    C_DUEL_BASE,  /* dueling intervals decided for the baseline */
+};
+
+static const char *const loc_counter_names[] = {
+    "tag_miss_bypass", "cand_bypass",    "promote",       "base_alloc", "tag_evict",
+    "rc_reset",        "duel_decoupled", "duel_baseline", NULL,
+};
+
+struct loc_args {
+    uint32_t tag_ways;      /* tag ways per set (8, Table 3) */
+    uint32_t t;             /* locality threshold T (2, Table 3); 0 = baseline mode */
+    uint32_t rc_max;        /* 2^rc_bits - 1 (6 bits, 3.2) */
+    uint32_t rc_init;       /* RC of a new tag entry (1, 3.6a) */
+    bool promote_ge;        /* promote when RC >= T instead of RC > T (3.6a) */
+    bool age_per_promotion; /* one aging step per promotion instead of per event (3.6e) */
+    bool fail_bypass;       /* a promotion that cannot allocate bypasses (3.6f) */
+    bool stores_age;        /* a write-evict ages the set (3.6g) */
+    bool duel;              /* SM dueling (3.7) */
+    uint32_t interval;      /* dueling interval, cycles (500) */
+    double margin;          /* miss-rate margin (0.10) */
+    bool margin_rel;        /* margin relative to SM1's miss rate instead of absolute */
+    bool initial_dec;       /* followers start decoupled instead of baseline */
+    uint32_t dump_every;    /* reads between two dump rows, 0 = no rows */
+};
+
+/* GPU-wide dueling state (3.7). */
+struct loc_shared {
+    struct loc_args a;
+    bool followers_dec;       /* the followers' design now */
+    uint64_t next_boundary;   /* cycle of the next decision */
+    uint64_t acc[2], miss[2]; /* this interval: [0] SM0 (decoupled), [1] SM1 (baseline) */
+    double last_mr[2];        /* miss rates at the last decision (-1 = none yet) */
+};
+
+struct loc_tag {
+    uint64_t tag; /* line address */
+    uint64_t lru; /* stamp of the last reference */
+    uint32_t rc;
+    uint32_t pos; /* data way, when committed */
+    bool valid, committed;
+};
+
+struct loc_row {
+    uint64_t cycle, reads;
+    float bypass_rate, hit_rate;
+    bool decoupled;
+};
+
+struct loc_state {
+    struct loc_args a;
+    struct loc_shared *sh; /* NULL: no dueling, the decoupled design everywhere */
+    uint32_t sm, nsets, assoc, line_shift;
+    struct loc_tag *tags; /* nsets * tag_ways */
+    uint64_t *ctr;
+    uint64_t scratch[POL_L1D_NCOUNTERS]; /* counters when the cache gives none */
+    uint64_t stamp;
+    bool promo; /* on_miss answered a promotion of promo_line */
+    uint64_t promo_line;
+    bool evict_pending; /* on_evict happened; the insert that follows (if any) is its promotion */
+    uint32_t evict_set;
+    uint64_t reads, win_reads, win_bypass, win_hits;
+    struct loc_row *rows;
+    uint32_t nrows, caprows;
+};
+
+/* ---- arguments ---- */
+
+static const struct loc_args loc_defaults = {
+    .tag_ways = 8,
+    .t = 2,
+    .rc_max = 63,
+    .rc_init = 1,
+    .duel = true,
+    .interval = 500,
+    .margin = 0.10,
+    .stores_age = true,
+    .dump_every = 10000,
+};
+
+static int bad(struct ps_err *err, const char *what, size_t len, const char *s)
+{
+    return ps_err_set(err, PS_EINVAL, "l1d policy locality: %s '%.*s'", what, (int)len, s);
+}
+
+/* Decimal in [lo, hi] from s[0..len). */
+static int num(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    uint64_t v = 0;
+
+    if (len == 0 || len > 10)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (v < lo || v > hi)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* One of two words: 0 for w0, 1 for w1, -1 otherwise. */
+static int word(const char *s, size_t len, const char *w0, const char *w1)
+{
+    if (strlen(w0) == len && memcmp(s, w0, len) == 0)
+        return 0;
+    if (strlen(w1) == len && memcmp(s, w1, len) == 0)
+        return 1;
+    return -1;
+}
+
+/* A margin "0.10": digits with at most one '.', in [0, 1]. */
+static int frac(const char *s, size_t len, double *out)
+{
+    char buf[32];
+    char *end;
+    double v;
+
+    if (len == 0 || len >= sizeof(buf) || strspn(s, "0123456789.") < len)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    v = strtod(buf, &end);
+    if (*end || v < 0 || v > 1)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int set_bool(const char *v, size_t vl, const char *w0, const char *w1, bool *out)
+{
+    int w = word(v, vl, w0, w1);
+
+    if (w < 0)
+        return -1;
+    *out = w == 1;
+    return 0;
+}
+
+/* key=value into a; -1 when the value is bad, -2 when the key is unknown. */
+static int set_arg(struct loc_args *a, const char *k, size_t kl, const char *v, size_t vl)
+{
+    uint32_t bits;
+
+#define KEY(s) (kl == sizeof(s) - 1 && memcmp(k, s, kl) == 0)
+    if (KEY("tag_ways"))
+        return num(v, vl, 1, 64, &a->tag_ways);
+    if (KEY("t"))
+        return num(v, vl, 0, 1u << 16, &a->t);
+    if (KEY("rc_bits")) {
+        if (num(v, vl, 1, 16, &bits))
+            return -1;
+        a->rc_max = (1u << bits) - 1;
+        return 0;
+    }
+    if (KEY("rc_init"))
+        return num(v, vl, 0, 1u << 16, &a->rc_init);
+    if (KEY("cmp"))
+        return set_bool(v, vl, "gt", "ge", &a->promote_ge);
+    if (KEY("aging"))
+        return set_bool(v, vl, "per_event", "per_promotion", &a->age_per_promotion);
+    if (KEY("promote_fail"))
+        return set_bool(v, vl, "stall", "bypass", &a->fail_bypass);
+    if (KEY("stores_age"))
+        return set_bool(v, vl, "off", "on", &a->stores_age);
+    if (KEY("duel"))
+        return set_bool(v, vl, "off", "on", &a->duel);
+    if (KEY("interval"))
+        return num(v, vl, 1, UINT32_MAX, &a->interval);
+    if (KEY("margin"))
+        return frac(v, vl, &a->margin);
+    if (KEY("margin_mode"))
+        return set_bool(v, vl, "absolute", "relative", &a->margin_rel);
+    if (KEY("initial"))
+        return set_bool(v, vl, "baseline", "decoupled", &a->initial_dec);
+    if (KEY("dump"))
+        return num(v, vl, 0, UINT32_MAX, &a->dump_every);
+#undef KEY
+    return -2;
+}
+
+/* "key=value,key=value" over the defaults, for a cache of `assoc` data ways. */
+static int parse_args(const char *args, uint32_t assoc, struct loc_args *a, struct ps_err *err)
+{
+    const char *p = args ? args : "";
+
+    *a = loc_defaults;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        const char *eq = memchr(p, '=', len);
+        int rc;
+
+        if (!eq)
+            return bad(err, "expected key=value, got", len, p);
+        rc = set_arg(a, p, (size_t)(eq - p), eq + 1, len - (size_t)(eq - p) - 1);
+        if (rc == -2)
+            return bad(err, "unknown argument", (size_t)(eq - p), p);
+        if (rc < 0)
+            return bad(err, "bad value in", len, p);
+        p += len;
+        if (*p == ',' && *++p == '\0')
+            return bad(err, "empty argument after", 1, p - 1);
+    }
+    if (a->rc_init > a->rc_max || a->t > a->rc_max)
+        return ps_err_set(err, PS_EINVAL,
+                          "l1d policy locality: rc_init and t must fit in rc_bits (at most %u)",
+                          a->rc_max);
+    if (a->tag_ways <= assoc)
+        return ps_err_set(err, PS_EINVAL,
+                          "l1d policy locality: tag_ways (%u) must exceed the cache's ways (%u)",
+                          a->tag_ways, assoc);
+    return 0;
+}
+
+/* ---- SM dueling (3.7) ---- */
+
+static void *loc_shared_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    struct loc_shared *sh = calloc(1, sizeof(*sh));
+
+    if (!sh) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
+        return NULL;
+    }
+    if (parse_args(p->args, p->assoc, &sh->a, err)) {
+        free(sh);
+        return NULL;
+    }
+    sh->followers_dec = sh->a.initial_dec;
+    sh->next_boundary = sh->a.interval;
+    sh->last_mr[0] = sh->last_mr[1] = -1;
+    return sh;
+}
+
+static void loc_shared_destroy(void *sh)
+{
+    free(sh);
+}
+
+/* Leader role of the SM: 0 decoupled leader, 1 baseline leader, -1 follower. */
+static int leader(const struct loc_state *s)
+{
+    return s->sm < 2 ? (int)s->sm : -1;
+}
+
+/* Decoupled design now (else the plain cache: every read miss allocates). */
+static bool decoupled(const struct loc_state *s)
+{
+    if (s->a.t == 0)
+        return false;
+    if (!s->sh || !s->a.duel)
+        return true;
+    if (leader(s) >= 0)
+        return leader(s) == 0;
+    return s->sh->followers_dec;
+}
+
+/* Followers go baseline iff MR(SM0) exceeds MR(SM1) by more than the margin. */
+static void duel_decide(struct loc_state *s)
+{
+    struct loc_shared *sh = s->sh;
+    double mr0, mr1, lim;
+
+    if (!sh->acc[0] || !sh->acc[1])
+        return; /* a leader made no access: keep the decision */
+    mr0 = (double)sh->miss[0] / (double)sh->acc[0];
+    mr1 = (double)sh->miss[1] / (double)sh->acc[1];
+    lim = sh->a.margin_rel ? mr1 * (1 + sh->a.margin) : mr1 + sh->a.margin;
+    sh->followers_dec = !(mr0 > lim);
+    sh->last_mr[0] = mr0;
+    sh->last_mr[1] = mr1;
+    s->ctr[sh->followers_dec ? C_DUEL_DEC : C_DUEL_BASE]++;
+}
+
+/* Closes the interval when `now` has passed its end, then counts a read of a leader. */
+static void duel_count(struct loc_state *s, bool miss, uint64_t now)
+{
+    struct loc_shared *sh = s->sh;
+    int l = leader(s);
+
+    if (!sh || !s->a.duel || s->a.t == 0)
+        return;
+    if (now >= sh->next_boundary) {
+        duel_decide(s);
+        memset(sh->acc, 0, sizeof(sh->acc));
+        memset(sh->miss, 0, sizeof(sh->miss));
+        sh->next_boundary = (now / sh->a.interval + 1) * sh->a.interval;
+    }
+    if (l < 0)
+        return;
+    sh->acc[l]++;
+    sh->miss[l] += miss;
+}
+
+/* ---- state over time ---- */
+
+static void dump_count(struct loc_state *s, bool bypass, bool hit, uint64_t now)
+{
+    struct loc_row *r;
+
+    s->reads++;
+    s->win_reads++;
+    s->win_bypass += bypass;
+    s->win_hits += hit;
+    if (!s->a.dump_every || s->win_reads < s->a.dump_every)
+        return;
+    if (s->nrows == s->caprows) {
+        uint32_t cap = s->caprows ? 2 * s->caprows : 64;
+        struct loc_row *n = realloc(s->rows, sizeof(*n) * cap);
+
+        if (!n)
+            return; /* out of host memory: the row is lost, the window goes on */
+        s->rows = n;
+        s->caprows = cap;
+    }
+    r = &s->rows[s->nrows++];
+    r->cycle = now;
+    r->reads = s->reads;
+    r->bypass_rate = (float)s->win_bypass / (float)s->win_reads;
+    r->hit_rate = (float)s->win_hits / (float)s->win_reads;
+    r->decoupled = decoupled(s);
+    s->win_reads = s->win_bypass = s->win_hits = 0;
+}
+
+static int loc_dump(const void *st, FILE *out, struct ps_err *err)
+{
+    const struct loc_state *s = st;
+
+    if (fprintf(out, "sm,cycle,reads,bypass_rate,hit_rate,design\n") < 0)
+        return ps_err_set(err, PS_EIO, "l1d policy locality: cannot write the dump");
+    for (uint32_t i = 0; i < s->nrows; i++) {
+        const struct loc_row *r = &s->rows[i];
+
+        if (fprintf(out, "%u,%llu,%llu,%.4f,%.4f,%s\n", s->sm, (unsigned long long)r->cycle,
+                    (unsigned long long)r->reads, r->bypass_rate, r->hit_rate,
+                    r->decoupled ? "decoupled" : "baseline") < 0)
+            return ps_err_set(err, PS_EIO, "l1d policy locality: cannot write the dump");
+    }
+    return 0;
+}
+
+/* ---- tag store ---- */
+
+static struct loc_tag *set_tags(struct loc_state *s, uint32_t set)
+{
+    return &s->tags[(size_t)set * s->a.tag_ways];
+}
+
+static struct loc_tag *find(struct loc_state *s, uint32_t set, uint64_t line)
+{
+    struct loc_tag *t = set_tags(s, set);
+
+    for (uint32_t i = 0; i < s->a.tag_ways; i++)
+        if (t[i].valid && t[i].tag == line)
+            return &t[i];
+    return NULL;
+}
+
+/* The committed entry holding data way `way`, or NULL. */
+static struct loc_tag *at_way(struct loc_state *s, uint32_t set, uint32_t way)
+{
+    struct loc_tag *t = set_tags(s, set);
+
+    for (uint32_t i = 0; i < s->a.tag_ways; i++)
+        if (t[i].valid && t[i].committed && t[i].pos == way)
+            return &t[i];
+    return NULL;
+}
+
+/* Aging (3.4.5): every valid entry of the set but `except` loses 1, flooring at 0. */
+static void age_set(struct loc_state *s, uint32_t set, const struct loc_tag *except)
+{
+    struct loc_tag *t = set_tags(s, set);
+
+    for (uint32_t i = 0; i < s->a.tag_ways; i++)
+        if (t[i].valid && &t[i] != except && t[i].rc > 0)
+            t[i].rc--;
+}
+
+/* The entry loses its data line: a candidate again, RC 0 (3.4.4). */
+static void uncommit(struct loc_state *s, struct loc_tag *e)
+{
+    e->committed = false;
+    e->rc = 0;
+    s->ctr[C_RC_RESET]++;
+}
+
+/*
+ * A lone eviction (not followed by an insert into its set) was a global
+ * write-evict: with stores_age it is an aging event (3.6g).
+ */
+static void settle(struct loc_state *s)
+{
+    if (!s->evict_pending)
+        return;
+    s->evict_pending = false;
+    if (s->a.stores_age)
+        age_set(s, s->evict_set, NULL);
+}
+
+/* Invalid entry first, else the candidate with the smallest RC, then the LRU one (3.6c, d). */
+static struct loc_tag *tag_victim(struct loc_state *s, uint32_t set)
+{
+    struct loc_tag *t = set_tags(s, set), *best = NULL;
+
+    for (uint32_t i = 0; i < s->a.tag_ways; i++) {
+        if (!t[i].valid)
+            return &t[i];
+        if (t[i].committed)
+            continue;
+        if (!best || t[i].rc < best->rc || (t[i].rc == best->rc && t[i].lru < best->lru))
+            best = &t[i];
+    }
+    return best ? best : &t[0]; /* unreachable while committed entries <= data ways < tag ways */
+}
+
+/* A new candidate for line (there is always a victim: more tag ways than data ways). */
+static struct loc_tag *tag_alloc(struct loc_state *s, uint32_t set, uint64_t line)
+{
+    struct loc_tag *v = tag_victim(s, set);
+
+    if (v->valid)
+        s->ctr[C_TAG_EVICT]++;
+    *v = (struct loc_tag){.tag = line, .lru = ++s->stamp, .rc = s->a.rc_init, .valid = true};
+    return v;
+}
+
+static uint32_t rc_inc(const struct loc_state *s, uint32_t rc)
+{
+    return rc < s->a.rc_max ? rc + 1 : rc;
+}
+
+static bool passes(const struct loc_state *s, uint32_t rc)
+{
+    return s->a.promote_ge ? rc >= s->a.t : rc > s->a.t;
+}
+
+/* ---- the ops ---- */
+
+static void *loc_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    struct loc_state *s = calloc(1, sizeof(*s));
+
+    if (!s)
+        goto out_nomem;
+    if (parse_args(p->args, p->assoc, &s->a, err))
+        goto out_free;
+    s->tags = calloc((size_t)p->nsets * s->a.tag_ways, sizeof(*s->tags));
+    if (!s->tags)
+        goto out_nomem;
+    s->sh = p->shared && p->nsms >= 2 && p->sm != UINT32_MAX ? p->shared : NULL;
+    s->sm = p->sm;
+    s->nsets = p->nsets;
+    s->assoc = p->assoc;
+    s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
+    s->ctr = p->counters ? p->counters : s->scratch;
+    return s;
+out_nomem:
+    ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
+out_free:
+    if (s)
+        free(s->tags);
+    free(s);
+    return NULL;
+}
+
+static void loc_destroy(void *st)
+{
+    struct loc_state *s = st;
+
+    if (!s)
+        return;
+    free(s->tags);
+    free(s->rows);
+    free(s);
+}
+
+/* The decoupled read path of 3.5 for a read with no line: false = bypass. */
+static bool decoupled_miss(struct loc_state *s, uint64_t line, uint32_t set)
+{
+    struct loc_tag *e = find(s, set, line);
+    uint32_t rc;
+
+    if (e && e->committed)
+        uncommit(s, e); /* its line went without an eviction (a flush): a candidate now */
+    if (!e) {
+        tag_alloc(s, set, line);
+        s->ctr[C_TAG_MISS]++;
+        return false;
+    }
+    rc = rc_inc(s, e->rc);
+    if (!passes(s, rc)) {
+        e->rc = rc;
+        e->lru = ++s->stamp;
+        s->ctr[C_CAND]++;
+        return false;
+    }
+    s->promo = true; /* applied by on_insert, when the allocation succeeds */
+    s->promo_line = line;
+    return true;
+}
+
+static bool loc_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    struct loc_state *s = st;
+    uint64_t line = r->addr >> s->line_shift;
+    bool alloc;
+
+    settle(s);
+    duel_count(s, true, now);
+    s->promo = false;
+    if (decoupled(s)) {
+        alloc = decoupled_miss(s, line, set);
+    } else {
+        alloc = true;
+        s->ctr[C_BASE_ALLOC]++;
+    }
+    dump_count(s, !alloc, false, now);
+    return alloc;
+}
+
+/* promote_fail=bypass: a promotion that cannot allocate bypasses and keeps its RC (3.6f). */
+static bool loc_on_stall(void *st, const struct mem_req *r, uint32_t set, enum pol_l1d_stall why,
+                         uint64_t now)
+{
+    struct loc_state *s = st;
+    uint64_t line = r->addr >> s->line_shift;
+    struct loc_tag *e;
+
+    (void)why;
+    (void)now;
+    settle(s);
+    if (!s->a.fail_bypass || !s->promo || s->promo_line != line)
+        return false;
+    s->promo = false;
+    e = find(s, set, line);
+    if (e) {
+        e->rc = rc_inc(s, e->rc);
+        e->lru = ++s->stamp;
+    }
+    s->ctr[C_CAND]++;
+    return true;
+}
+
+/*
+ * Data-store LRU: an invalid unreserved way first, else the least recently
+ * used unreserved line, ties to the lowest way (the lru policy's choice, so
+ * that baseline mode is the plain cache, oracle O12). Committed entries
+ * whose line has gone (a kernel-end flush tells the policy nothing) become
+ * candidates with RC 0 here.
+ */
+static uint32_t loc_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                           uint32_t assoc, uint64_t now)
+{
+    struct loc_state *s = st;
+    struct loc_tag *t = set_tags(s, set);
+    uint32_t best = assoc;
+
+    (void)now;
+    settle(s);
+    for (uint32_t i = 0; i < s->a.tag_ways; i++) {
+        const struct pol_line_view *l = t[i].committed ? &lines[t[i].pos] : NULL;
+
+        if (l && (!(l->valid || l->reserved) || l->tag != t[i].tag))
+            uncommit(s, &t[i]);
+    }
+    for (uint32_t w = 0; w < assoc; w++) {
+        if (lines[w].reserved)
+            continue;
+        if (!lines[w].valid)
+            return w;
+        if (best == assoc || lines[w].last_use < lines[best].last_use)
+            best = w;
+    }
+    return best;
+}
+
+static void loc_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now)
+{
+    struct loc_state *s = st;
+    uint64_t line = r->addr >> s->line_shift;
+    struct loc_tag *e;
+
+    settle(s);
+    if (r->type == MEM_READ) {
+        duel_count(s, false, now);
+        dump_count(s, false, true, now);
+    }
+    e = find(s, set, line);
+    if (!e || !e->committed || e->pos != way) { /* a line the tag store lost track of */
+        struct loc_tag *old = at_way(s, set, way);
+
+        if (old && old != e)
+            uncommit(s, old);
+        if (!e)
+            e = tag_alloc(s, set, line);
+        e->committed = true;
+        e->pos = way;
+    }
+    e->lru = ++s->stamp; /* RC is not counted on hits (3.5; it is reset on eviction anyway) */
+}
+
+/* A line was installed in (set, way): the promotion (or baseline allocation) takes effect. */
+static void loc_on_insert(void *st, const struct mem_req *r, uint32_t set, uint32_t way,
+                          uint64_t now)
+{
+    struct loc_state *s = st;
+    uint64_t line = r->addr >> s->line_shift;
+    struct loc_tag *e, *old = at_way(s, set, way);
+    bool replaced = s->evict_pending && s->evict_set == set;
+
+    (void)now;
+    s->evict_pending = false;
+    if (old && old->tag != line)
+        uncommit(s, old); /* the way held a line that left without on_evict */
+    e = find(s, set, line);
+    if (!e)
+        e = tag_alloc(s, set, line);
+    if (s->promo && s->promo_line == line) {
+        e->rc = rc_inc(s, e->rc);
+        s->ctr[C_PROMOTE]++;
+    }
+    s->promo = false;
+    e->committed = true;
+    e->pos = way;
+    e->lru = ++s->stamp;
+    if (replaced && !s->a.age_per_promotion)
+        age_set(s, set, NULL); /* the eviction event; the entry just evicted is at 0 */
+    age_set(s, set, e);        /* the allocation event */
+}
+
+static void loc_on_evict(void *st, const struct pol_line_view *line, uint32_t set, uint32_t way,
+                         uint64_t now)
+{
+    struct loc_state *s = st;
+    struct loc_tag *e = find(s, set, line->tag);
+
+    (void)now;
+    settle(s);
+    if (!e)
+        e = at_way(s, set, way);
+    if (e && e->committed)
+        uncommit(s, e);
+    s->evict_pending = true;
+    s->evict_set = set;
+}
+
+const struct pol_l1d_ops pol_l1d_locality = {
+    .name = "locality",
+    .shared_create = loc_shared_create,
+    .shared_destroy = loc_shared_destroy,
+    .create = loc_create,
+    .destroy = loc_destroy,
+    .on_miss = loc_on_miss,
+    .on_stall = loc_on_stall,
+    .victim = loc_victim,
+    .on_hit = loc_on_hit,
+    .on_insert = loc_on_insert,
+    .on_evict = loc_on_evict,
+    .counter_names = loc_counter_names,
+    .dump = loc_dump,
+};
+
+/* ---- inspection (policies/l1d_locality.h) ---- */
+
+uint32_t pol_l1d_locality_ways(const void *st)
+{
+    return ((const struct loc_state *)st)->a.tag_ways;
+}
+
+bool pol_l1d_locality_entry(const void *st, uint32_t set, uint32_t way, struct pol_loc_entry *out)
+{
+    const struct loc_state *s = st;
+    const struct loc_tag *t;
+
+    if (set >= s->nsets || way >= s->a.tag_ways)
+        return false;
+    t = &s->tags[(size_t)set * s->a.tag_ways + way];
+    *out = (struct pol_loc_entry){
+        .tag = t->tag, .rc = t->rc, .pos = t->pos, .valid = t->valid, .committed = t->committed};
+    return true;
+}
+
+bool pol_l1d_locality_decoupled(const void *st)
+{
+    return decoupled(st);
+}

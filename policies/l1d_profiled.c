@@ -1,0 +1,388 @@
+/*
+ * Profiled-BYPASS, the static comparison scheme of Li et al. (ICS 2015),
+ * design/seeds/002_locality_bypass.md section 4.3: a profiling run counts
+ * the read references of every 128-byte block per SM ("local") and over all
+ * SMs ("global"); a measured run caches a block when its local count or its
+ * global count reaches T, and bypasses it otherwise.
+ *
+ * mode=record bypasses every read, so that every read request reaches
+ * on_miss (hits and MSHR merges are not reported to a policy) and the
+ * counts are those of the coalesced request stream; the counts go to `file`
+ * when the GPU-wide state is destroyed. mode=use loads `file` and decides.
+ * Counts cover the whole run (all kernels): the policy is not told where
+ * one kernel ends (ambiguity 15: the combining rule is an argument).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/l1d.h"
+#include "policies/l1d_builtin.h"
+
+enum { C_RECORDED, C_CACHED, C_BYPASSED, C_BY_LOCAL, C_BY_GLOBAL };
+
+static const char *const prof_counter_names[] = {"recorded",     "cached",        "bypassed",
+                                                 "cached_local", "cached_global", NULL};
+
+enum prof_combine { COMB_OR, COMB_SUM, COMB_LOCAL, COMB_GLOBAL };
+
+/* Line address -> count, open addressing (key + 1 stored, 0 = empty). */
+struct cmap {
+    uint64_t *keys;
+    uint32_t *vals;
+    uint32_t cap, n;
+};
+
+struct prof_shared {
+    char file[1024];
+    uint32_t t;
+    bool record;
+    enum prof_combine combine;
+    uint32_t nsms;
+    struct cmap global;
+    struct cmap *local; /* nsms */
+};
+
+struct prof_state {
+    struct prof_shared *sh;
+    uint32_t sm, line_shift;
+    uint64_t *ctr;
+    uint64_t scratch[POL_L1D_NCOUNTERS];
+};
+
+/* ---- count maps ---- */
+
+static uint32_t cmap_home(const struct cmap *m, uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (m->cap - 1);
+}
+
+static uint32_t *cmap_slot(struct cmap *m, uint64_t line, bool add);
+
+static int cmap_grow(struct cmap *m)
+{
+    struct cmap o = *m;
+    uint32_t cap = m->cap ? m->cap * 2 : 1024;
+
+    m->keys = calloc(cap, sizeof(*m->keys));
+    m->vals = calloc(cap, sizeof(*m->vals));
+    if (!m->keys || !m->vals) {
+        free(m->keys);
+        free(m->vals);
+        *m = o;
+        return PS_ENOMEM;
+    }
+    m->cap = cap;
+    m->n = 0;
+    for (uint32_t i = 0; i < o.cap; i++)
+        if (o.keys[i])
+            *cmap_slot(m, o.keys[i] - 1, true) = o.vals[i];
+    free(o.keys);
+    free(o.vals);
+    return 0;
+}
+
+/* The count of line; NULL when absent and !add (or out of host memory). */
+static uint32_t *cmap_slot(struct cmap *m, uint64_t line, bool add)
+{
+    uint32_t h;
+
+    if (add && 2 * (m->n + 1) > m->cap && cmap_grow(m))
+        return NULL;
+    if (!m->cap)
+        return NULL;
+    for (h = cmap_home(m, line + 1); m->keys[h]; h = (h + 1) & (m->cap - 1))
+        if (m->keys[h] == line + 1)
+            return &m->vals[h];
+    if (!add)
+        return NULL;
+    m->keys[h] = line + 1;
+    m->vals[h] = 0;
+    m->n++;
+    return &m->vals[h];
+}
+
+static uint32_t cmap_get(struct cmap *m, uint64_t line)
+{
+    uint32_t *v = cmap_slot(m, line, false);
+
+    return v ? *v : 0;
+}
+
+static void cmap_add(struct cmap *m, uint64_t line, uint32_t n)
+{
+    uint32_t *v = cmap_slot(m, line, true);
+
+    if (v)
+        *v = *v > UINT32_MAX - n ? UINT32_MAX : *v + n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Writes the map's entries in line order as "<prefix><line hex> <count>". */
+static int cmap_write(struct cmap *m, FILE *f, const char *prefix)
+{
+    uint64_t *k = malloc(sizeof(*k) * (m->n ? m->n : 1));
+    uint32_t n = 0;
+
+    if (!k)
+        return PS_ENOMEM;
+    for (uint32_t i = 0; i < m->cap; i++)
+        if (m->keys[i])
+            k[n++] = m->keys[i] - 1;
+    qsort(k, n, sizeof(*k), cmp_u64);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(f, "%s%llx %u\n", prefix, (unsigned long long)k[i], cmap_get(m, k[i]));
+    free(k);
+    return 0;
+}
+
+/* ---- arguments and the count file ---- */
+
+static int prof_parse(const char *args, struct prof_shared *sh, struct ps_err *err)
+{
+    const char *p = args ? args : "";
+
+    sh->t = 2;
+    while (*p) {
+        size_t len = strcspn(p, ","), kl;
+        const char *eq = memchr(p, '=', len), *v;
+        char *end;
+        unsigned long n;
+
+        if (!eq)
+            return ps_err_set(err, PS_EINVAL, "l1d policy profiled: expected key=value, got '%.*s'",
+                              (int)len, p);
+        kl = (size_t)(eq - p);
+        v = eq + 1;
+        if (kl == 4 && !memcmp(p, "file", 4) && len - kl - 1 < sizeof(sh->file) && len > kl + 1) {
+            memcpy(sh->file, v, len - kl - 1);
+            sh->file[len - kl - 1] = '\0';
+        } else if (kl == 1 && *p == 't' && (n = strtoul(v, &end, 10)) >= 1 && n <= 1u << 20 &&
+                   end == p + len && *v >= '0' && *v <= '9') {
+            sh->t = (uint32_t)n;
+        } else if (kl == 4 && !memcmp(p, "mode", 4) &&
+                   ((len == 11 && !memcmp(v, "record", 6)) || (len == 8 && !memcmp(v, "use", 3)))) {
+            sh->record = *v == 'r';
+        } else if (kl == 7 && !memcmp(p, "combine", 7)) {
+            static const char *names[] = {"or", "sum", "local", "global"};
+            int k = -1;
+
+            for (int i = 0; i < 4; i++)
+                if (strlen(names[i]) == len - kl - 1 && !memcmp(v, names[i], len - kl - 1))
+                    k = i;
+            if (k < 0)
+                return ps_err_set(err, PS_EINVAL, "l1d policy profiled: bad value in '%.*s'",
+                                  (int)len, p);
+            sh->combine = (enum prof_combine)k;
+        } else {
+            return ps_err_set(err, PS_EINVAL, "l1d policy profiled: bad argument '%.*s'", (int)len,
+                              p);
+        }
+        p += len;
+        if (*p == ',' && *++p == '\0')
+            return ps_err_set(err, PS_EINVAL, "l1d policy profiled: empty argument after ','");
+    }
+    if (!sh->file[0])
+        return ps_err_set(err, PS_EINVAL, "l1d policy profiled: file=PATH is required");
+    return 0;
+}
+
+/* Reads "G <line> <count>" and "L <sm> <line> <count>" lines ('#' lines are comments). */
+static int prof_load(struct prof_shared *sh, struct ps_err *err)
+{
+    FILE *f = fopen(sh->file, "r");
+    char buf[256];
+    unsigned long long line;
+    unsigned sm, cnt;
+    uint32_t no = 0;
+
+    if (!f)
+        return ps_err_set(err, PS_EIO, "l1d policy profiled: cannot read '%s'", sh->file);
+    while (fgets(buf, sizeof(buf), f)) {
+        no++;
+        if (buf[0] == '#' || buf[0] == '\n')
+            continue;
+        if (sscanf(buf, "G %llx %u", &line, &cnt) == 2) {
+            cmap_add(&sh->global, line, cnt);
+        } else if (sscanf(buf, "L %u %llx %u", &sm, &line, &cnt) == 3) {
+            if (sm < sh->nsms)
+                cmap_add(&sh->local[sm], line, cnt);
+        } else {
+            fclose(f);
+            return ps_err_set(err, PS_EPARSE, "l1d policy profiled: %s:%u: malformed line",
+                              sh->file, no);
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+static int prof_save(struct prof_shared *sh)
+{
+    FILE *f = fopen(sh->file, "w");
+    char prefix[32];
+    int rc = 0;
+
+    if (!f)
+        return PS_EIO;
+    fprintf(f, "# ptxsim profiled-bypass read references per 128-byte block: "
+               "G line count (all SMs), L sm line count\n");
+    rc = cmap_write(&sh->global, f, "G ");
+    for (uint32_t s = 0; !rc && s < sh->nsms; s++) {
+        snprintf(prefix, sizeof(prefix), "L %u ", s);
+        rc = cmap_write(&sh->local[s], f, prefix);
+    }
+    if (fclose(f) && !rc)
+        rc = PS_EIO;
+    return rc;
+}
+
+/* ---- the ops ---- */
+
+static void prof_free(struct prof_shared *sh)
+{
+    for (uint32_t s = 0; sh->local && s < sh->nsms; s++) {
+        free(sh->local[s].keys);
+        free(sh->local[s].vals);
+    }
+    free(sh->local);
+    free(sh->global.keys);
+    free(sh->global.vals);
+    free(sh);
+}
+
+static void *prof_shared_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    struct prof_shared *sh = calloc(1, sizeof(*sh));
+
+    if (!sh)
+        goto out_nomem;
+    sh->nsms = p->nsms ? p->nsms : 1;
+    sh->local = calloc(sh->nsms, sizeof(*sh->local));
+    if (!sh->local)
+        goto out_nomem;
+    if (prof_parse(p->args, sh, err) || (!sh->record && prof_load(sh, err)))
+        goto out_free;
+    return sh;
+out_nomem:
+    ps_err_set(err, PS_ENOMEM, "l1d policy profiled: out of memory");
+out_free:
+    if (sh)
+        prof_free(sh);
+    return NULL;
+}
+
+/* In record mode, writes the counts to the file (a message on stderr if it cannot). */
+static void prof_shared_destroy(void *st)
+{
+    struct prof_shared *sh = st;
+
+    if (!sh)
+        return;
+    if (sh->record && prof_save(sh))
+        fprintf(stderr, "ptxsim: l1d policy profiled: cannot write '%s'\n", sh->file);
+    prof_free(sh);
+}
+
+static void *prof_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    struct prof_state *s;
+
+    if (!p->shared || p->sm == UINT32_MAX) {
+        ps_err_set(err, PS_EINVAL, "l1d policy profiled: needs an SM's L1D and GPU-wide state");
+        return NULL;
+    }
+    s = calloc(1, sizeof(*s));
+    if (!s) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy profiled: out of memory");
+        return NULL;
+    }
+    s->sh = p->shared;
+    s->sm = p->sm;
+    s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
+    s->ctr = p->counters ? p->counters : s->scratch;
+    return s;
+}
+
+static void prof_destroy(void *st)
+{
+    free(st);
+}
+
+/* The filter: local (this SM) and global counts against T, combined as configured. */
+static bool prof_cache(struct prof_state *s, uint64_t line)
+{
+    struct prof_shared *sh = s->sh;
+    uint32_t loc = s->sm < sh->nsms ? cmap_get(&sh->local[s->sm], line) : 0;
+    uint32_t glo = cmap_get(&sh->global, line);
+    bool l = loc >= sh->t, g = glo >= sh->t;
+
+    switch (sh->combine) {
+    case COMB_SUM:
+        return (uint64_t)loc + glo >= sh->t;
+    case COMB_LOCAL:
+        return l;
+    case COMB_GLOBAL:
+        return g;
+    default:
+        if (l || g)
+            s->ctr[l ? C_BY_LOCAL : C_BY_GLOBAL]++;
+        return l || g;
+    }
+}
+
+static bool prof_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    struct prof_state *s = st;
+    uint64_t line = r->addr >> s->line_shift;
+    bool cache;
+
+    (void)set;
+    (void)now;
+    if (s->sh->record) {
+        if (s->sm < s->sh->nsms)
+            cmap_add(&s->sh->local[s->sm], line, 1);
+        cmap_add(&s->sh->global, line, 1);
+        s->ctr[C_RECORDED]++;
+        return false;
+    }
+    cache = prof_cache(s, line);
+    s->ctr[cache ? C_CACHED : C_BYPASSED]++;
+    return cache;
+}
+
+/* LRU among unreserved lines, invalid first, ties to the lowest way. */
+static uint32_t prof_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                            uint32_t assoc, uint64_t now)
+{
+    uint32_t best = assoc;
+
+    (void)st;
+    (void)set;
+    (void)now;
+    for (uint32_t w = 0; w < assoc; w++) {
+        if (lines[w].reserved)
+            continue;
+        if (!lines[w].valid)
+            return w;
+        if (best == assoc || lines[w].last_use < lines[best].last_use)
+            best = w;
+    }
+    return best;
+}
+
+const struct pol_l1d_ops pol_l1d_profiled = {
+    .name = "profiled",
+    .shared_create = prof_shared_create,
+    .shared_destroy = prof_shared_destroy,
+    .create = prof_create,
+    .destroy = prof_destroy,
+    .on_miss = prof_on_miss,
+    .victim = prof_victim,
+    .counter_names = prof_counter_names,
+};
