@@ -1,22 +1,26 @@
 /*
- * OpenCL C to PTX through clang 14 (a subprocess) and the LLVM 14 C API.
- * See clc.h for the route and docs/opencl.md for the options accepted.
+ * OpenCL C, SPIR and SPIR-V to PTX through clang 14 and llvm-spirv-14 (both
+ * subprocesses) and the LLVM 14 C API. See clc.h for the routes and
+ * docs/opencl.md for the options accepted.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* mkdtemp */
+#define _GNU_SOURCE /* mkdtemp, nftw */
 #endif
 #include "frontend/clc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
@@ -156,7 +160,7 @@ static char *read_all(const char *path, size_t *len)
 }
 
 /* Runs argv with stderr (and stdout) to log_path; returns the exit status or -1. */
-static int run_clang(char *const *argv, const char *log_path)
+static int run_tool(char *const *argv, const char *log_path)
 {
     int status, fd;
     pid_t pid = fork();
@@ -189,23 +193,40 @@ static void strip_dir(char *s, const char *dir)
         memmove(p, p + n + 1, strlen(p + n + 1) + 1);
 }
 
+/* A private temporary directory with the files of one compilation. */
 struct clc_tmp {
     char dir[64];
-    char src[96], bc[96], log[96];
+    char src[96], bc[96], log[96], spv[96];
 };
 
-static void tmp_cleanup(struct clc_tmp *t)
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    unlink(t->src);
-    unlink(t->bc);
-    unlink(t->log);
-    rmdir(t->dir);
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
 }
 
-static int tmp_create(struct clc_tmp *t, const char *src, size_t len, struct ps_err *err)
+/* Removes the directory and everything in it (header files may add subdirectories). */
+static void tmp_cleanup(struct clc_tmp *t)
+{
+    nftw(t->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static int write_file(const char *path, const void *data, size_t len, struct ps_err *err)
+{
+    FILE *fp = fopen(path, "wb");
+
+    if (!fp || fwrite(data, 1, len, fp) != len || fclose(fp)) {
+        if (fp)
+            fclose(fp);
+        return ps_err_set(err, PS_EIO, "cannot write %s", path);
+    }
+    return 0;
+}
+
+static int tmp_create(struct clc_tmp *t, struct ps_err *err)
 {
     const char *base = getenv("TMPDIR");
-    FILE *fp;
 
     snprintf(t->dir, sizeof(t->dir), "%s/ptxsim-clc.XXXXXX",
              base && *base && strlen(base) < 40 ? base : "/tmp");
@@ -213,18 +234,50 @@ static int tmp_create(struct clc_tmp *t, const char *src, size_t len, struct ps_
         return ps_err_set(err, PS_EIO, "cannot create a temporary directory: %s", strerror(errno));
     snprintf(t->src, sizeof(t->src), "%s/program.cl", t->dir);
     snprintf(t->bc, sizeof(t->bc), "%s/program.bc", t->dir);
-    snprintf(t->log, sizeof(t->log), "%s/clang.log", t->dir);
-    fp = fopen(t->src, "wb");
-    if (!fp || fwrite(src, 1, len, fp) != len || fclose(fp)) {
-        if (fp)
-            fclose(fp);
-        tmp_cleanup(t);
-        return ps_err_set(err, PS_EIO, "cannot write %s", t->src);
-    }
+    snprintf(t->log, sizeof(t->log), "%s/tool.log", t->dir);
+    snprintf(t->spv, sizeof(t->spv), "%s/program.spv", t->dir);
     return 0;
 }
 
-/* clang: OpenCL C -> bitcode in t->bc; its diagnostics in *log. */
+/* A header's include name must stay inside the directory: relative, no "..". */
+static bool header_name_ok(const char *name)
+{
+    const char *p = name;
+
+    if (!*name || *name == '/')
+        return false;
+    while ((p = strstr(p, "..")))
+        if ((p == name || p[-1] == '/') && (p[2] == '/' || !p[2]))
+            return false;
+        else
+            p += 2;
+    return true;
+}
+
+/* Writes each header as dir/NAME (creating NAME's directories) for #include "NAME". */
+static int write_headers(struct clc_tmp *t, const struct clc_header *h, size_t n,
+                         struct ps_err *err)
+{
+    char path[4096];
+    int rc = 0;
+
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!h[i].name || !h[i].src || !header_name_ok(h[i].name))
+            return ps_err_set(err, PS_EINVAL, "invalid header include name '%s'",
+                              h[i].name ? h[i].name : "(null)");
+        if (snprintf(path, sizeof(path), "%s/%s", t->dir, h[i].name) >= (int)sizeof(path))
+            return ps_err_set(err, PS_EINVAL, "header include name too long");
+        for (char *s = strchr(path + strlen(t->dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+            *s = '\0';
+            mkdir(path, 0700);
+            *s = '/';
+        }
+        rc = write_file(path, h[i].src, h[i].len, err);
+    }
+    return rc;
+}
+
+/* clang: t->src (OpenCL C) -> bitcode in t->bc; its diagnostics in *log. */
 static int compile_source(struct clc_tmp *t, const char *options, char **log, struct ps_err *err)
 {
     static const char *const fixed[] = {
@@ -243,6 +296,8 @@ static int compile_source(struct clc_tmp *t, const char *options, char **log, st
     if (!rc)
         rc = add_user_options(&a, options, err);
     if (!rc) {
+        add_arg(&a, "-I", err);
+        add_arg(&a, t->dir, err); /* headers of clCompileProgram */
         add_arg(&a, "-o", err);
         add_arg(&a, t->bc, err);
         rc = add_arg(&a, t->src, err);
@@ -250,7 +305,7 @@ static int compile_source(struct clc_tmp *t, const char *options, char **log, st
     if (rc)
         goto out;
     a.argv[a.argc] = NULL;
-    status = run_clang(a.argv, t->log);
+    status = run_tool(a.argv, t->log);
     text = read_all(t->log, NULL);
     if (text)
         strip_dir(text, t->dir);
@@ -268,22 +323,52 @@ out:
     return rc;
 }
 
+/*
+ * Keeps the first error LLVM reports (a link conflict, a bad module) in the
+ * context's record instead of LLVM's default of printing it on stderr.
+ */
+static void diag_handler(LLVMDiagnosticInfoRef di, void *opaque)
+{
+    char *first = opaque, *msg;
+
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError || *first)
+        return;
+    msg = LLVMGetDiagInfoDescription(di);
+    snprintf(first, PS_ERR_MSG_MAX / 2, "%s", msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+}
+
+static LLVMContextRef context_new(char *diag)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+
+    diag[0] = '\0';
+    LLVMContextSetDiagnosticHandler(ctx, diag_handler, diag);
+    return ctx;
+}
+
+/* Parses bitcode (the bytes are copied) into *m. */
+static int parse_bitcode(LLVMContextRef ctx, const void *bc, size_t len, const char *what,
+                         LLVMModuleRef *m, struct ps_err *err)
+{
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, what);
+    int bad = LLVMParseBitcodeInContext2(ctx, buf, m);
+
+    LLVMDisposeMemoryBuffer(buf);
+    return bad ? ps_err_set(err, PS_EPARSE, "cannot parse LLVM bitcode (%s)", what) : 0;
+}
+
 static int load_bitcode(LLVMContextRef ctx, const char *path, LLVMModuleRef *m, struct ps_err *err)
 {
-    LLVMMemoryBufferRef buf;
-    char *msg = NULL;
+    size_t len = 0;
+    char *bc = read_all(path, &len);
+    int rc;
 
-    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
-        ps_err_set(err, PS_EIO, "cannot read %s: %s", path, msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-        return PS_EIO;
-    }
-    if (LLVMParseBitcodeInContext2(ctx, buf, m)) {
-        LLVMDisposeMemoryBuffer(buf);
-        return ps_err_set(err, PS_EPARSE, "cannot parse bitcode %s", path);
-    }
-    LLVMDisposeMemoryBuffer(buf);
-    return 0;
+    if (!bc)
+        return ps_err_set(err, PS_EIO, "cannot read %s", path);
+    rc = parse_bitcode(ctx, bc, len, path, m, err);
+    free(bc);
+    return rc;
 }
 
 /* The prelude (see clc_prelude), with the kernel module's triple and layout. */
@@ -339,6 +424,25 @@ static void internalize(LLVMModuleRef m)
     }
 }
 
+/*
+ * After the builtins are linked, a called function that is still only
+ * declared is one libclc does not provide (a __spirv_* builtin left by the
+ * translator, an OpenCL 2.x built-in, a function of another program): say
+ * which, rather than fail later at PTX load.
+ */
+static int check_resolved(LLVMModuleRef m, struct ps_err *err)
+{
+    size_t len;
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || !LLVMGetFirstUse(f))
+            continue;
+        return ps_err_set(err, PS_ENOTSUP, "unresolved function '%s' (not an OpenCL 1.2 built-in)",
+                          LLVMGetValueName2(f, &len));
+    }
+    return 0;
+}
+
 static LLVMTargetMachineRef make_tm(const char *triple, struct ps_err *err)
 {
     LLVMTargetRef target;
@@ -355,6 +459,42 @@ static LLVMTargetMachineRef make_tm(const char *triple, struct ps_err *err)
     }
     return LLVMCreateTargetMachine(target, triple, "sm_20", "+ptx32", LLVMCodeGenLevelDefault,
                                    LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+/*
+ * LLVM 14's NVPTX backend expands a rotate for sm_20 (which lacks shf) into
+ * shl by the amount and shr by width - amount, without reducing the amount
+ * modulo the width, and its DAG combiner drops any mask that would: a
+ * rotate(x, n) with n >= 32 in a register gives 0. After optimisation each
+ * funnel shift's amount is masked and frozen, which the combiner cannot see
+ * through.
+ */
+static void mask_funnel_shifts(LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    size_t len;
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        const char *name = LLVMGetValueName2(f, &len);
+
+        if (strncmp(name, "llvm.fshl.", 10) && strncmp(name, "llvm.fshr.", 10))
+            continue;
+        for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef call = LLVMGetUser(u), amt;
+            LLVMTypeRef t;
+
+            if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f)
+                continue;
+            amt = LLVMGetOperand(call, 2);
+            t = LLVMTypeOf(amt);
+            if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+                continue; /* vector funnel shifts are scalarised with their own masks */
+            LLVMPositionBuilderBefore(b, call);
+            amt = LLVMBuildAnd(b, amt, LLVMConstInt(t, LLVMGetIntTypeWidth(t) - 1, 0), "amt");
+            LLVMSetOperand(call, 2, LLVMBuildFreeze(b, amt, "amt.fr"));
+        }
+    }
+    LLVMDisposeBuilder(b);
 }
 
 /* Optimises m and emits PTX into *ptx. */
@@ -378,6 +518,7 @@ static int emit_ptx(LLVMModuleRef m, char **ptx, struct ps_err *err)
         LLVMDisposeErrorMessage(msg);
         goto out;
     }
+    mask_funnel_shifts(m);
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &out)) {
         rc = ps_err_set(err, PS_EPARSE, "PTX emission failed: %s", msg ? msg : "?");
         LLVMDisposeMessage(msg);
@@ -392,18 +533,205 @@ out:
     return rc;
 }
 
-static int lower(const char *bc_path, char **ptx, struct ps_err *err)
+/* The mul_hi that mad_hi's name ("_Z6mad_hi" T T T, or T S_ S_ for vectors) stands on. */
+static void mul_hi_name(const char *mad, char *out, size_t size)
 {
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef m = NULL;
-    int rc = load_bitcode(ctx, bc_path, &m, err);
+    const char *t = mad + strlen("_Z6mad_hi"), *end = t + 1;
+
+    if (!strncmp(t, "Dv", 2) && (end = strchr(t, '_')))
+        end += 2; /* "Dv4_i" */
+    else
+        end = t + 1;
+    snprintf(out, size, "_Z6mul_hi%.*s%s", (int)(end - t), t, *t == 'D' ? "S_" : "");
+    if (*t != 'D')
+        snprintf(out + strlen(out), size - strlen(out), "%c", *t);
+}
+
+/*
+ * libclc defines mad_hi as a macro over mul_hi in its own headers, so its
+ * bitcode has no mad_hi, while clang's header declares one: each mad_hi the
+ * module calls gets the body mul_hi(a, b) + c.
+ */
+static void define_mad_hi(LLVMContextRef ctx, LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    char name[64];
+    size_t len;
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        const char *fn = LLVMGetValueName2(f, &len);
+        LLVMValueRef mul, args[2], hi;
+
+        if (!LLVMIsDeclaration(f) || strncmp(fn, "_Z6mad_hi", 9) || LLVMCountParams(f) != 3)
+            continue;
+        mul_hi_name(fn, name, sizeof(name));
+        if (!(mul = LLVMGetNamedFunction(m, name)))
+            continue; /* left for check_resolved to report */
+        LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+        args[0] = LLVMGetParam(f, 0);
+        args[1] = LLVMGetParam(f, 1);
+        hi = LLVMBuildCall2(b, LLVMGetElementType(LLVMTypeOf(mul)), mul, args, 2, "hi");
+        LLVMBuildRet(b, LLVMBuildAdd(b, hi, LLVMGetParam(f, 2), "r"));
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
+    LLVMDisposeBuilder(b);
+}
+
+/* An nvptx64 module to PTX: builtins, internalising, O2, emission. */
+static int lower_module(LLVMContextRef ctx, LLVMModuleRef m, bool check, char **ptx,
+                        struct ps_err *err)
+{
+    int rc = link_builtins(ctx, m, err);
 
     if (!rc)
-        rc = link_builtins(ctx, m, err);
+        define_mad_hi(ctx, m);
+    if (!rc && check)
+        rc = check_resolved(m, err);
     if (!rc) {
         internalize(m);
         rc = emit_ptx(m, ptx, err);
     }
+    return rc;
+}
+
+/* ---- SPIR (spir64 LLVM bitcode) to nvptx64 ----------------------------- */
+
+#define CLC_NVPTX_TRIPLE "nvptx64-nvidia-nvcl"
+#define CLC_NVPTX_LAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
+static bool prefix(const char *s, const char *p)
+{
+    return !strncmp(s, p, strlen(p));
+}
+
+/*
+ * Rewrites SPIR 1.2 IR text, in place, into what clang emits for NVPTX. The
+ * address spaces agree (private 0, global 1, local 3) except __constant: 2
+ * in SPIR, 4 in NVPTX, in types and in mangled built-in names ("PU3AS2").
+ * SPIR functions and calls carry the spir_func calling convention, libclc's
+ * the C one, and a call whose convention differs from its callee's is
+ * undefined, so spir_func goes. The C API cannot change a type's address
+ * space, hence text. Quoted strings and comments are left alone.
+ */
+static void rewrite_spir_text(char *s)
+{
+    char *w = s;
+    bool quoted = false;
+
+    while (*s) {
+        if (*s == '"')
+            quoted = !quoted;
+        else if (!quoted && *s == ';')
+            while (*s && *s != '\n')
+                *w++ = *s++;
+        else if (!quoted && prefix(s, "addrspace(2)"))
+            s[10] = '4';
+        else if (!quoted && prefix(s, "U3AS2") && !(s[5] >= '0' && s[5] <= '9'))
+            s[4] = '4';
+        else if (!quoted && prefix(s, "spir_func ")) {
+            s += strlen("spir_func ");
+            continue;
+        }
+        if (*s)
+            *w++ = *s++;
+    }
+    *w = '\0';
+}
+
+/* What the NVPTX backend needs besides the IR: "kernel" annotations; no optnone. */
+static void annotate_kernels(LLVMContextRef ctx, LLVMModuleRef m)
+{
+    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMMetadataRef md[3];
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        /* clang -O0 SPIR marks functions optnone noinline; O2 must see through them */
+        LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
+        LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
+        if (LLVMIsDeclaration(f) || LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
+            continue;
+        md[0] = LLVMValueAsMetadata(f);
+        md[1] = LLVMMDStringInContext2(ctx, "kernel", 6);
+        md[2] = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0));
+        LLVMAddNamedMetadataOperand(m, "nvvm.annotations",
+                                    LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, md, 3)));
+    }
+}
+
+/* Makes *m an nvptx64 module: spir64 is retargeted, nvptx64 kept, others refused. */
+static int retarget(LLVMContextRef ctx, LLVMModuleRef *m, struct ps_err *err)
+{
+    const char *triple = LLVMGetTarget(*m);
+    LLVMMemoryBufferRef buf;
+    LLVMModuleRef out;
+    char *text, *msg = NULL;
+
+    if (prefix(triple, "nvptx64"))
+        return 0;
+    if (!prefix(triple, "spir64"))
+        return ps_err_set(err, PS_EINVAL, "LLVM module for '%s' (want spir64 or nvptx64)", triple);
+    text = LLVMPrintModuleToString(*m);
+    rewrite_spir_text(text);
+    buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "spir");
+    LLVMDisposeMessage(text);
+    if (LLVMParseIRInContext(ctx, buf, &out, &msg)) { /* takes buf */
+        ps_err_set(err, PS_EPARSE, "cannot retarget SPIR to NVPTX: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return PS_EPARSE;
+    }
+    LLVMDisposeModule(*m);
+    *m = out;
+    LLVMSetTarget(out, CLC_NVPTX_TRIPLE);
+    LLVMSetDataLayout(out, CLC_NVPTX_LAYOUT);
+    annotate_kernels(ctx, out);
+    return 0;
+}
+
+/* Parsed, retargeted and lowered, with the context's first error on failure. */
+static int lower_bitcode_in(LLVMContextRef ctx, const char *diag, const void *bc, size_t len,
+                            char **ptx, struct ps_err *err)
+{
+    LLVMModuleRef m = NULL;
+    int rc = parse_bitcode(ctx, bc, len, "program binary", &m, err);
+
+    if (!rc)
+        rc = retarget(ctx, &m, err);
+    if (!rc)
+        rc = lower_module(ctx, m, true, ptx, err);
+    if (rc && *diag)
+        ps_err_set(err, rc, "%s", diag);
+    if (m)
+        LLVMDisposeModule(m);
+    return rc;
+}
+
+/* ---- public entry points ------------------------------------------------ */
+
+bool clc_is_bitcode(const void *bin, size_t len)
+{
+    static const unsigned char raw[4] = {'B', 'C', 0xc0, 0xde}, wrap[4] = {0xde, 0xc0, 0x17, 0x0b};
+
+    return len >= 4 && (!memcmp(bin, raw, 4) || !memcmp(bin, wrap, 4));
+}
+
+bool clc_is_spirv(const void *il, size_t len)
+{
+    static const unsigned char le[4] = {0x03, 0x02, 0x23, 0x07}, be[4] = {0x07, 0x23, 0x02, 0x03};
+
+    return len >= 20 && len % 4 == 0 && (!memcmp(il, le, 4) || !memcmp(il, be, 4));
+}
+
+int clc_check_bitcode(const void *bc, size_t len, struct ps_err *err)
+{
+    char diag[PS_ERR_MSG_MAX / 2];
+    LLVMContextRef ctx = context_new(diag);
+    LLVMModuleRef m = NULL;
+    int rc = parse_bitcode(ctx, bc, len, "program binary", &m, err);
+    const char *triple = m ? LLVMGetTarget(m) : "";
+
+    if (!rc && !prefix(triple, "nvptx64") && !prefix(triple, "spir64"))
+        rc = ps_err_set(err, PS_EINVAL, "LLVM module for '%s' (want spir64 or nvptx64)", triple);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
@@ -414,17 +742,181 @@ int clc_compile(const char *src, size_t len, const char *options, char **ptx, ch
                 struct ps_err *err)
 {
     struct clc_tmp t;
+    char diag[PS_ERR_MSG_MAX / 2];
+    LLVMContextRef ctx;
+    LLVMModuleRef m = NULL;
     int rc;
 
     *ptx = NULL;
     if (log)
         *log = NULL;
-    rc = tmp_create(&t, src, len, err);
+    rc = tmp_create(&t, err);
+    if (!rc)
+        rc = write_file(t.src, src, len, err);
+    if (!rc)
+        rc = compile_source(&t, options, log, err);
+    if (rc) {
+        tmp_cleanup(&t);
+        return rc;
+    }
+    ctx = context_new(diag);
+    rc = load_bitcode(ctx, t.bc, &m, err);
+    if (!rc)
+        rc = lower_module(ctx, m, false, ptx, err);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    tmp_cleanup(&t);
+    return rc;
+}
+
+int clc_compile_object(const char *src, size_t len, const char *options,
+                       const struct clc_header *headers, size_t nheaders, void **bc,
+                       size_t *bc_len, char **log, struct ps_err *err)
+{
+    struct clc_tmp t;
+    int rc;
+
+    *bc = NULL;
+    if (log)
+        *log = NULL;
+    rc = tmp_create(&t, err);
     if (rc)
         return rc;
-    rc = compile_source(&t, options, log, err);
+    rc = write_headers(&t, headers, nheaders, err);
     if (!rc)
-        rc = lower(t.bc, ptx, err);
+        rc = write_file(t.src, src, len, err);
+    if (!rc)
+        rc = compile_source(&t, options, log, err);
+    if (!rc && !(*bc = read_all(t.bc, bc_len)))
+        rc = ps_err_set(err, PS_EIO, "cannot read %s", t.bc);
     tmp_cleanup(&t);
+    return rc;
+}
+
+int clc_link_objects(const void *const *bcs, const size_t *lens, size_t n, void **out,
+                     size_t *out_len, struct ps_err *err)
+{
+    char diag[PS_ERR_MSG_MAX / 2];
+    LLVMContextRef ctx = context_new(diag);
+    LLVMModuleRef m = NULL;
+    LLVMMemoryBufferRef buf;
+    int rc = n ? 0 : ps_err_set(err, PS_EINVAL, "nothing to link");
+
+    *out = NULL;
+    for (size_t i = 0; !rc && i < n; i++) {
+        LLVMModuleRef cur = NULL;
+
+        rc = parse_bitcode(ctx, bcs[i], lens[i], "program binary", &cur, err);
+        if (!rc)
+            rc = retarget(ctx, &cur, err);
+        if (rc && cur)
+            LLVMDisposeModule(cur);
+        else if (!rc && !m)
+            m = cur;
+        else if (!rc && LLVMLinkModules2(m, cur)) /* takes cur */
+            rc = ps_err_set(err, PS_EPARSE, "link failed: %s", *diag ? diag : "?");
+    }
+    if (!rc) {
+        buf = LLVMWriteBitcodeToMemoryBuffer(m);
+        *out_len = LLVMGetBufferSize(buf);
+        *out = malloc(*out_len);
+        if (*out)
+            memcpy(*out, LLVMGetBufferStart(buf), *out_len);
+        else
+            rc = ps_err_set(err, PS_ENOMEM, "out of memory");
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return rc;
+}
+
+int clc_lower_bitcode(const void *bc, size_t len, char **ptx, struct ps_err *err)
+{
+    char diag[PS_ERR_MSG_MAX / 2];
+    LLVMContextRef ctx = context_new(diag);
+    int rc;
+
+    *ptx = NULL;
+    rc = lower_bitcode_in(ctx, diag, bc, len, ptx, err);
+    LLVMContextDispose(ctx);
+    return rc;
+}
+
+/* The translator: $PTXSIM_LLVM_SPIRV, else llvm-spirv-14 or llvm-spirv on PATH, else /usr/bin. */
+static bool find_spirv_tool(char *path, size_t size)
+{
+    static const char *const names[] = {"llvm-spirv-14", "llvm-spirv"};
+    const char *env = getenv("PTXSIM_LLVM_SPIRV"), *dirs = getenv("PATH"), *p, *e;
+
+    if (env && *env) {
+        snprintf(path, size, "%s", env);
+        return access(path, X_OK) == 0;
+    }
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        for (p = dirs ? dirs : ""; *p; p = *e ? e + 1 : e) {
+            e = strchr(p, ':');
+            e = e ? e : p + strlen(p);
+            snprintf(path, size, "%.*s/%s", (int)(e - p), p, names[i]);
+            if (e > p && access(path, X_OK) == 0)
+                return true;
+        }
+    }
+    snprintf(path, size, "/usr/bin/llvm-spirv-14");
+    return access(path, X_OK) == 0;
+}
+
+/* llvm-spirv -r: t->spv -> t->bc, with OpenCL 1.2 built-in names (what libclc defines). */
+static int translate_spirv(struct clc_tmp *t, char **log, struct ps_err *err)
+{
+    char tool[4096], *text;
+    char *argv[] = {tool, "-r", "--spirv-target-env=CL1.2", "-o", t->bc, t->spv, NULL};
+    int status;
+
+    if (!find_spirv_tool(tool, sizeof(tool)))
+        return ps_err_set(err, PS_ENOTSUP, "SPIR-V needs the translator llvm-spirv-14 (Debian package llvm-spirv-14), not found on PATH or as %s",
+                          tool);
+    status = run_tool(argv, t->log);
+    text = read_all(t->log, NULL);
+    if (text)
+        strip_dir(text, t->dir);
+    if (status < 0 || status == 127)
+        ps_err_set(err, PS_EIO, "cannot run %s", tool);
+    else if (status)
+        ps_err_set(err, PS_EPARSE, "SPIR-V translation failed: %s", text ? text : "");
+    if (log && text && *text)
+        *log = text;
+    else
+        free(text);
+    return status ? err->code : 0;
+}
+
+int clc_lower_spirv(const void *il, size_t len, char **ptx, char **log, struct ps_err *err)
+{
+    char diag[PS_ERR_MSG_MAX / 2], *bc;
+    struct clc_tmp t;
+    LLVMContextRef ctx;
+    size_t bc_len = 0;
+    int rc;
+
+    *ptx = NULL;
+    if (log)
+        *log = NULL;
+    rc = tmp_create(&t, err);
+    if (rc)
+        return rc;
+    rc = write_file(t.spv, il, len, err);
+    if (!rc)
+        rc = translate_spirv(&t, log, err);
+    bc = rc ? NULL : read_all(t.bc, &bc_len);
+    tmp_cleanup(&t);
+    if (rc || !bc)
+        return rc ? rc : ps_err_set(err, PS_EIO, "cannot read the translated SPIR-V");
+    ctx = context_new(diag);
+    rc = lower_bitcode_in(ctx, diag, bc, bc_len, ptx, err);
+    LLVMContextDispose(ctx);
+    free(bc);
     return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * OpenCL C to PTX, for ptxsim's OpenCL platform.
+ * OpenCL C, SPIR and SPIR-V to PTX, for ptxsim's OpenCL platform.
  *
  * clang 14 runs as a subprocess (PTXSIM_CLANG_PATH) and turns the source into
  * LLVM bitcode for nvptx64-nvidia-nvcl at -O2 (clang's -O0 marks functions
@@ -12,10 +12,20 @@
  * get_global_offset undefined, so the prelude defines both over a module
  * variable CLC_GLOBAL_OFFSET_SYM (.global .u64 [3]) that the runtime fills
  * before each launch.
+ *
+ * SPIR-V goes through the translator llvm-spirv-14 -r (found at run time:
+ * $PTXSIM_LLVM_SPIRV, else llvm-spirv-14 or llvm-spirv on PATH, else
+ * /usr/bin/llvm-spirv-14) with OpenCL 1.2 built-in names, which libclc
+ * defines. SPIR (spir64 LLVM bitcode, also the translator's output) is
+ * retargeted to nvptx64: triple and data layout, __constant from address
+ * space 2 to NVPTX's 4, the spir_func calling convention dropped, kernels
+ * annotated for the NVPTX backend. Both then take the OpenCL C route from
+ * the libclc link on.
  */
 #ifndef PTXSIM_FRONTEND_CLC_H
 #define PTXSIM_FRONTEND_CLC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ps_err;
@@ -34,5 +44,52 @@ struct ps_err;
  */
 int clc_compile(const char *src, size_t len, const char *options, char **ptx, char **log,
                 struct ps_err *err);
+
+/* An embedded header of clCompileProgram: source for #include "name". */
+struct clc_header {
+    const char *name; /* relative path, no ".." */
+    const char *src;
+    size_t len;
+};
+
+/*
+ * clCompileProgram: OpenCL C source to nvptx64 LLVM bitcode (*bc, *bc_len;
+ * owned by the caller), with the headers visible to #include. Options and
+ * errors as clc_compile; a bad header name is PS_EINVAL.
+ */
+int clc_compile_object(const char *src, size_t len, const char *options,
+                       const struct clc_header *headers, size_t nheaders, void **bc,
+                       size_t *bc_len, char **log, struct ps_err *err);
+
+/*
+ * clLinkProgram: links n bitcode modules (nvptx64 or spir64) into one
+ * nvptx64 module, *out (owned by the caller). Returns 0, PS_EPARSE for a
+ * module that does not parse or a conflict (err says which symbol),
+ * PS_EINVAL for another target.
+ */
+int clc_link_objects(const void *const *bcs, const size_t *lens, size_t n, void **out,
+                     size_t *out_len, struct ps_err *err);
+
+/* Whether bin starts like LLVM bitcode (raw or wrapped) or like a SPIR-V module. */
+bool clc_is_bitcode(const void *bin, size_t len);
+bool clc_is_spirv(const void *il, size_t len);
+
+/* 0 when bc parses as a spir64 or nvptx64 module; PS_EPARSE or PS_EINVAL otherwise. */
+int clc_check_bitcode(const void *bc, size_t len, struct ps_err *err);
+
+/*
+ * LLVM bitcode (spir64, retargeted, or nvptx64) to PTX (*ptx, owned by the
+ * caller). Returns 0, PS_EPARSE, PS_EINVAL (another target) or PS_ENOTSUP
+ * (a called function neither the module nor libclc defines).
+ */
+int clc_lower_bitcode(const void *bc, size_t len, char **ptx, struct ps_err *err);
+
+/*
+ * SPIR-V to PTX through llvm-spirv and clc_lower_bitcode. *log receives the
+ * translator's messages when it printed any (owned by the caller). Returns
+ * 0, PS_ENOTSUP when the translator is missing (the message names it) or the
+ * module calls what libclc lacks, PS_EPARSE when translation fails.
+ */
+int clc_lower_spirv(const void *il, size_t len, char **ptx, char **log, struct ps_err *err);
 
 #endif

@@ -91,4 +91,6 @@ const cl_icd_dispatch ocl_dispatch = {
     .clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects,
     .clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList,
     .clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
+    /* OpenCL 2.1, which ocl-icd dispatches whatever the platform's version */
+    .clCreateProgramWithIL = (void *)ocl_create_program_with_il,
 };

@@ -2,8 +2,11 @@
  * Buffers and the commands that move their bytes. A buffer is an engine
  * allocation; CL_MEM_USE_HOST_PTR buffers copy the host memory in at
  * creation and back when mapped (the spec lets an implementation cache
- * host_ptr's contents between those points). Images and samplers are not
- * supported: their entry points fail with CL_INVALID_OPERATION and say so.
+ * host_ptr's contents between those points). A sub-buffer is a window of
+ * its buffer's allocation (same bytes, address + origin) and keeps the
+ * buffer alive. The rectangular commands are in mem_rect.c. Images and
+ * samplers are not supported: their entry points fail with
+ * CL_INVALID_OPERATION and say so.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -98,9 +101,11 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
     if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_SEQ_CST))
         return CL_SUCCESS;
     c = m->ctx;
-    pthread_mutex_lock(&c->lock);
-    ptxsim_free(c->dev, m->addr);
-    pthread_mutex_unlock(&c->lock);
+    if (!m->parent) {
+        pthread_mutex_lock(&c->lock);
+        ptxsim_free(c->dev, m->addr);
+        pthread_mutex_unlock(&c->lock);
+    }
     while (m->maps) {
         struct ocl_mapping *next = m->maps->next;
 
@@ -109,10 +114,80 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
         free(m->maps);
         m->maps = next;
     }
+    if (m->parent)
+        clReleaseMemObject(m->parent);
     m->magic = 0;
     free(m);
     clReleaseContext(c);
     return CL_SUCCESS;
+}
+
+/*
+ * A sub-buffer's flags (OpenCL 1.2, clCreateSubBuffer): access and host
+ * access flags default to the buffer's and may not widen them; the host
+ * pointer flags are inherited and may not be given.
+ */
+static cl_int sub_flags(cl_mem b, cl_mem_flags f, cl_mem_flags *out)
+{
+    cl_mem_flags a = f & MEM_ACCESS, h = f & MEM_HOSTACC, ba = b->flags & MEM_ACCESS;
+    cl_mem_flags bh = b->flags & MEM_HOSTACC;
+
+    if ((f & ~(cl_mem_flags)(MEM_ACCESS | MEM_HOSTACC)) || (a & (a - 1)) || (h & (h - 1)))
+        return CL_INVALID_VALUE;
+    if ((ba == CL_MEM_WRITE_ONLY && a && a != CL_MEM_WRITE_ONLY) ||
+        (ba == CL_MEM_READ_ONLY && a && a != CL_MEM_READ_ONLY))
+        return CL_INVALID_VALUE;
+    if ((bh == CL_MEM_HOST_WRITE_ONLY && h == CL_MEM_HOST_READ_ONLY) ||
+        (bh == CL_MEM_HOST_READ_ONLY && h == CL_MEM_HOST_WRITE_ONLY) ||
+        (bh == CL_MEM_HOST_NO_ACCESS && h && h != CL_MEM_HOST_NO_ACCESS))
+        return CL_INVALID_VALUE;
+    *out = (a ? a : ba) | (h ? h : bh) | (b->flags & MEM_HOSTPTR);
+    return CL_SUCCESS;
+}
+
+/* The region's checks, in the order of the spec's error list. */
+static cl_int sub_region(cl_mem b, cl_buffer_create_type t, const void *info)
+{
+    const cl_buffer_region *r = info;
+    size_t align = 4096 / 8; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bits */
+
+    if (t != CL_BUFFER_CREATE_TYPE_REGION || !r)
+        return CL_INVALID_VALUE;
+    if (r->origin > b->size || r->size > b->size - r->origin)
+        return CL_INVALID_VALUE;
+    if (r->size == 0)
+        return CL_INVALID_BUFFER_SIZE;
+    if (r->origin % align)
+        return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem b, cl_mem_flags f,
+                                                  cl_buffer_create_type t, const void *info,
+                                                  cl_int *errcode)
+{
+    const cl_buffer_region *r = info;
+    cl_mem_flags flags = 0;
+    cl_mem m = NULL;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(b, OCL_MAGIC_MEM) || b->parent)
+        rc = CL_INVALID_MEM_OBJECT; /* not a buffer, or itself a sub-buffer */
+    else if ((rc = sub_flags(b, f, &flags)) == CL_SUCCESS &&
+             (rc = sub_region(b, t, info)) == CL_SUCCESS && !(m = calloc(1, sizeof(*m))))
+        rc = CL_OUT_OF_HOST_MEMORY;
+    if (m) {
+        *m = (struct _cl_mem){.dispatch = &ocl_dispatch, .magic = OCL_MAGIC_MEM, .refs = 1,
+                              .ctx = b->ctx, .flags = flags, .size = r->size,
+                              .addr = b->addr + r->origin, .parent = b, .origin = r->origin};
+        if (b->host_ptr)
+            m->host_ptr = (uint8_t *)b->host_ptr + r->origin;
+        clRetainMemObject(b);
+        clRetainContext(b->ctx);
+    }
+    if (errcode)
+        *errcode = rc;
+    return m;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, size_t size,
@@ -120,8 +195,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
 {
     cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
     cl_uint u;
-    size_t z = 0;
-    void *null = NULL;
 
     if (!ocl_valid(m, OCL_MAGIC_MEM))
         return CL_INVALID_MEM_OBJECT;
@@ -142,16 +215,24 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
     case CL_MEM_CONTEXT:
         return ocl_info(&m->ctx, sizeof(m->ctx), size, value, size_ret);
     case CL_MEM_ASSOCIATED_MEMOBJECT:
-        return ocl_info(&null, sizeof(null), size, value, size_ret);
+        return ocl_info(&m->parent, sizeof(m->parent), size, value, size_ret);
     case CL_MEM_OFFSET:
-        return ocl_info(&z, sizeof(z), size, value, size_ret);
+        return ocl_info(&m->origin, sizeof(m->origin), size, value, size_ret);
     default:
         return CL_INVALID_VALUE;
     }
 }
 
-/* Common checks of a buffer command: queue, buffer, range, wait list. */
-static cl_int check_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
+bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, size_t bn)
+{
+    size_t as = a->origin + aoff, bs = b->origin + boff;
+
+    if ((a->parent ? a->parent : a) != (b->parent ? b->parent : b))
+        return false;
+    return as < bs + bn && bs < as + an;
+}
+
+cl_int ocl_check_mem_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
                         const cl_event *wl)
 {
     if (!ocl_valid(q, OCL_MAGIC_QUEUE))
@@ -170,7 +251,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m
                                                     const cl_event *wl, cl_event *event)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = check_cmd(q, m, off, n, nw, wl);
+    cl_int rc = ocl_check_mem_cmd(q, m, off, n, nw, wl);
 
     (void)block;
     if (rc)
@@ -192,7 +273,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
                                                      const cl_event *wl, cl_event *event)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = check_cmd(q, m, off, n, nw, wl);
+    cl_int rc = ocl_check_mem_cmd(q, m, off, n, nw, wl);
 
     (void)block;
     if (rc)
@@ -214,15 +295,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
                                                     cl_event *event)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = check_cmd(q, src, soff, n, nw, wl);
+    cl_int rc = ocl_check_mem_cmd(q, src, soff, n, nw, wl);
 
     if (!rc)
-        rc = check_cmd(q, dst, doff, n, 0, NULL);
+        rc = ocl_check_mem_cmd(q, dst, doff, n, 0, NULL);
     if (rc)
         return rc;
     if (n == 0)
         return CL_INVALID_VALUE;
-    if (src == dst && soff < doff + n && doff < soff + n)
+    if (ocl_mem_overlap(src, soff, n, dst, doff, n))
         return CL_MEM_COPY_OVERLAP;
     pthread_mutex_lock(&q->ctx->lock);
     rc = ptxsim_memcpy_dtod(q->ctx->dev, dst->addr + doff, src->addr + soff, n)
@@ -240,7 +321,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m
                                                     const cl_event *wl, cl_event *event)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = check_cmd(q, m, off, n, nw, wl);
+    cl_int rc = ocl_check_mem_cmd(q, m, off, n, nw, wl);
     uint8_t *buf;
 
     if (rc)
@@ -270,7 +351,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
                                                   cl_event *event, cl_int *errcode)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = check_cmd(q, m, off, n, nw, wl);
+    cl_int rc = ocl_check_mem_cmd(q, m, off, n, nw, wl);
     struct ocl_mapping *map = NULL;
     void *ptr = NULL;
 
@@ -312,7 +393,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
                                                         cl_event *event)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = check_cmd(q, m, 0, 0, nw, wl);
+    cl_int rc = ocl_check_mem_cmd(q, m, 0, 0, nw, wl);
     struct ocl_mapping **pp, *map;
 
     if (rc)

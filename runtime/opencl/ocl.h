@@ -83,15 +83,29 @@ struct _cl_mem {
     size_t size;
     uint64_t addr;  /* device address */
     void *host_ptr; /* CL_MEM_USE_HOST_PTR's pointer, else NULL */
+    cl_mem parent;  /* a sub-buffer's buffer (retained), else NULL */
+    size_t origin;  /* a sub-buffer's offset in parent */
     struct ocl_mapping *maps;
     uint32_t map_count;
+};
+
+/* What a program was made from (docs/opencl.md, "Compiling programs"). */
+enum ocl_prog_kind {
+    OCL_PROG_SOURCE, /* OpenCL C */
+    OCL_PROG_PTX,    /* a PTX binary */
+    OCL_PROG_LLVM,   /* an LLVM bitcode binary (nvptx64 or SPIR), or clLinkProgram's output */
+    OCL_PROG_SPIRV,  /* clCreateProgramWithIL */
 };
 
 struct _cl_program {
     OCL_HEAD;
     cl_context ctx;
-    char *source; /* NULL for programs from binary */
+    enum ocl_prog_kind kind;
+    char *source; /* NULL for programs from binary or IL */
     char *ptx;    /* built or given PTX, NUL-terminated */
+    void *bin;    /* the SPIR-V or bitcode given, or clCompileProgram's bitcode */
+    size_t bin_len;
+    cl_program_binary_type btype; /* of bin while there is no executable */
     char *log;
     char *options;
     cl_build_status status;
@@ -193,6 +207,25 @@ cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start
 /* The same with explicit timestamps (kernels in timing mode). */
 cl_int ocl_event_at(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_ulong t_end,
                     cl_int status, cl_event *event);
+
+/* A new program of context c (retained), status CL_BUILD_NONE; NULL with *rc set. */
+cl_program ocl_program_new(cl_context c, enum ocl_prog_kind kind, cl_int *rc);
+/* Appends a line to p's build log. */
+void ocl_program_log(cl_program p, const char *msg);
+/* Loads p->ptx into the context's device (p->mod); CL_BUILD_PROGRAM_FAILURE with a log line. */
+cl_int ocl_program_load(cl_program p);
+/* Drops p's executable (module and PTX) before p is compiled or built again. */
+void ocl_program_reset(cl_program p);
+/* clCreateProgramWithIL (OpenCL 2.1) and clCreateProgramWithILKHR (cl_khr_il_program). */
+cl_program CL_API_CALL ocl_create_program_with_il(cl_context c, const void *il, size_t len,
+                                                  cl_int *errcode);
+
+/* Common checks of a buffer command: queue, buffer, byte range, wait list. */
+cl_int ocl_check_mem_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
+                         const cl_event *wl);
+
+/* Whether two byte ranges of buffers or sub-buffers share memory (same allocation). */
+bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, size_t bn);
 
 /* Maps a ptxsim error code to an OpenCL one. */
 cl_int ocl_error(int ps_code);

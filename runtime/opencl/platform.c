@@ -16,10 +16,15 @@
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
 
+#include <CL/cl_ext.h>
+
 #define OCL_EXTENSIONS                                                                   \
     "cl_khr_icd cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics " \
     "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "              \
-    "cl_khr_byte_addressable_store cl_khr_fp64"
+    "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_il_program cl_khr_spir"
+/* What llvm-spirv-14 -r reads (clc_lower_spirv), and the SPIR version clang 14 writes. */
+#define OCL_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+#define OCL_SPIR_VERSIONS "1.2"
 #define OCL_GLOBAL_MEM_BYTES (1536ull << 20)
 
 static struct _cl_platform_id the_platform = {&ocl_dispatch, OCL_MAGIC_PLATFORM, 1};
@@ -351,6 +356,8 @@ static void *ocl_extension_address(const char *name)
         return (void *)clIcdGetPlatformIDsKHR;
     if (name && !strcmp(name, "clGetPlatformInfo"))
         return (void *)ocl_platform_info;
+    if (name && !strcmp(name, "clCreateProgramWithILKHR"))
+        return (void *)ocl_create_program_with_il;
     return NULL;
 }
 
@@ -437,6 +444,10 @@ static cl_int device_info_text(cl_device_info name, size_t size, void *value, si
         return ocl_info_str("OpenCL C 1.2 ", size, value, size_ret);
     case CL_DEVICE_EXTENSIONS:
         return ocl_info_str(OCL_EXTENSIONS, size, value, size_ret);
+    case CL_DEVICE_IL_VERSION_KHR:
+        return ocl_info_str(OCL_IL_VERSIONS, size, value, size_ret);
+    case CL_DEVICE_SPIR_VERSIONS:
+        return ocl_info_str(OCL_SPIR_VERSIONS, size, value, size_ret);
     case CL_DEVICE_BUILT_IN_KERNELS:
         return ocl_info_str("", size, value, size_ret);
     case CL_DEVICE_MAX_WORK_ITEM_SIZES:

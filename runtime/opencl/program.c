@@ -1,8 +1,10 @@
 /*
- * Programs: OpenCL C source built by frontend/clc (clang 14 + LLVM 14 C API,
- * see clc.h), or PTX text given as the program binary. The binary of a built
- * program is its PTX. The engine module is loaded into the context's device
- * when the build succeeds.
+ * Programs: OpenCL C source, SPIR-V (clCreateProgramWithIL), or a binary that
+ * is PTX text or LLVM bitcode (nvptx64, or spir64 SPIR 1.2), lowered to PTX
+ * by frontend/clc (clang 14, llvm-spirv-14 and the LLVM 14 C API; clc.h).
+ * The binary of a built program is its PTX; that of a compiled object or
+ * library (program_link.c) its nvptx64 bitcode. The engine module is loaded
+ * into the context's device when the build succeeds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,9 @@
 #include "frontend/clc.h"
 #include "runtime/opencl/ocl.h"
 
-static cl_program program_new(cl_context c, cl_int *rc)
+#include <CL/cl_ext.h>
+
+cl_program ocl_program_new(cl_context c, enum ocl_prog_kind kind, cl_int *rc)
 {
     cl_program p = calloc(1, sizeof(*p));
 
@@ -23,7 +27,9 @@ static cl_program program_new(cl_context c, cl_int *rc)
     p->magic = OCL_MAGIC_PROGRAM;
     p->refs = 1;
     p->ctx = c;
+    p->kind = kind;
     p->status = CL_BUILD_NONE;
+    p->btype = CL_PROGRAM_BINARY_TYPE_NONE;
     clRetainContext(c);
     *rc = CL_SUCCESS;
     return p;
@@ -65,7 +71,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_u
         if (!strings[i])
             rc = CL_INVALID_VALUE;
     if (rc == CL_SUCCESS)
-        p = program_new(c, &rc);
+        p = ocl_program_new(c, OCL_PROG_SOURCE, &rc);
     if (p && !(p->source = join_sources(n, strings, lengths))) {
         clReleaseProgram(p);
         p = NULL;
@@ -74,6 +80,47 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_u
     if (errcode)
         *errcode = rc;
     return p;
+}
+
+/* Keeps a copy of the bitcode or SPIR-V given in p->bin. */
+static cl_int keep_bin(cl_program p, const void *bin, size_t len)
+{
+    p->bin = malloc(len);
+    if (!p->bin)
+        return CL_OUT_OF_HOST_MEMORY;
+    memcpy(p->bin, bin, len);
+    p->bin_len = len;
+    return CL_SUCCESS;
+}
+
+/* A binary is LLVM bitcode for spir64/nvptx64, or PTX text with an entry. */
+static cl_int binary_program(cl_context c, const unsigned char *bin, size_t len, cl_program *out)
+{
+    bool bc = clc_is_bitcode(bin, len);
+    cl_program p = ocl_program_new(c, bc ? OCL_PROG_LLVM : OCL_PROG_PTX, &(cl_int){0});
+    struct ps_err err;
+    cl_int rc = CL_SUCCESS;
+
+    ps_err_clear(&err);
+    if (!p)
+        return CL_OUT_OF_HOST_MEMORY;
+    if (bc && clc_check_bitcode(bin, len, &err))
+        rc = CL_INVALID_BINARY;
+    else if (bc)
+        rc = keep_bin(p, bin, len);
+    else if (!(p->ptx = strndup((const char *)bin, len)))
+        rc = CL_OUT_OF_HOST_MEMORY;
+    else if (!strstr(p->ptx, ".entry"))
+        rc = CL_INVALID_BINARY;
+    if (rc == CL_INVALID_BINARY && err.code)
+        ocl_notify(c, "clCreateProgramWithBinary: %s", err.msg);
+    p->btype = bc ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    if (rc) {
+        clReleaseProgram(p);
+        p = NULL;
+    }
+    *out = p;
+    return rc;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
@@ -92,19 +139,30 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     else if (!binaries[0] || !lengths[0])
         rc = CL_INVALID_VALUE;
     if (rc == CL_SUCCESS)
-        p = program_new(c, &rc);
-    if (p && !(p->ptx = strndup((const char *)binaries[0], lengths[0]))) {
-        clReleaseProgram(p);
-        p = NULL;
-        rc = CL_OUT_OF_HOST_MEMORY;
-    }
-    if (p && !strstr(p->ptx, ".entry")) {
-        clReleaseProgram(p);
-        p = NULL;
-        rc = CL_INVALID_BINARY;
-    }
+        rc = binary_program(c, binaries[0], lengths[0], &p);
     if (status)
         status[0] = rc == CL_INVALID_BINARY ? CL_INVALID_BINARY : CL_SUCCESS;
+    if (errcode)
+        *errcode = rc;
+    return p;
+}
+
+cl_program CL_API_CALL ocl_create_program_with_il(cl_context c, const void *il, size_t len,
+                                                  cl_int *errcode)
+{
+    cl_program p = NULL;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
+        rc = CL_INVALID_CONTEXT;
+    else if (!il || !len || !clc_is_spirv(il, len))
+        rc = CL_INVALID_VALUE; /* OpenCL 2.1: not well-formed intermediate language */
+    if (rc == CL_SUCCESS)
+        p = ocl_program_new(c, OCL_PROG_SPIRV, &rc);
+    if (p && (rc = keep_bin(p, il, len)) != CL_SUCCESS) {
+        clReleaseProgram(p);
+        p = NULL;
+    }
     if (errcode)
         *errcode = rc;
     return p;
@@ -149,6 +207,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     clReleaseContext(p->ctx);
     free(p->source);
     free(p->ptx);
+    free(p->bin);
     free(p->log);
     free(p->options);
     p->magic = 0;
@@ -156,8 +215,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     return CL_SUCCESS;
 }
 
-/* Appends a line to the build log. */
-static void log_append(cl_program p, const char *msg)
+void ocl_program_log(cl_program p, const char *msg)
 {
     size_t have = p->log ? strlen(p->log) : 0;
     char *n = realloc(p->log, have + strlen(msg) + 2);
@@ -168,28 +226,39 @@ static void log_append(cl_program p, const char *msg)
     }
 }
 
-static cl_int build_source(cl_program p, const char *options)
+/* clc's failure as a build status, with its message in the log. */
+static cl_int build_failed(cl_program p, int rc, const struct ps_err *err)
 {
-    struct ps_err err;
-    int rc;
-
-    ps_err_clear(&err);
-    free(p->ptx);
-    p->ptx = NULL;
-    rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &err);
-    if (rc == PS_EINVAL) {
-        log_append(p, err.msg);
+    if (rc == PS_EINVAL && p->kind == OCL_PROG_SOURCE) {
+        ocl_program_log(p, err->msg);
         return CL_INVALID_BUILD_OPTIONS;
     }
-    if (rc) {
-        if (rc != PS_EPARSE || !p->log || !*p->log)
-            log_append(p, err.msg);
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
-    return CL_SUCCESS;
+    if (rc != PS_EPARSE || !p->log || !*p->log || p->kind != OCL_PROG_SOURCE)
+        ocl_program_log(p, err->msg);
+    return CL_BUILD_PROGRAM_FAILURE;
 }
 
-static cl_int load_module(cl_program p)
+/* Source, SPIR-V or bitcode to p->ptx (PTX binaries have it already). */
+static cl_int build_ptx(cl_program p, const char *options)
+{
+    struct ps_err err;
+    int rc = 0;
+
+    ps_err_clear(&err);
+    if (p->kind == OCL_PROG_PTX)
+        return CL_SUCCESS;
+    free(p->ptx);
+    p->ptx = NULL;
+    if (p->kind == OCL_PROG_SOURCE)
+        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &err);
+    else if (p->kind == OCL_PROG_SPIRV)
+        rc = clc_lower_spirv(p->bin, p->bin_len, &p->ptx, &p->log, &err);
+    else
+        rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, &err);
+    return rc ? build_failed(p, rc, &err) : CL_SUCCESS;
+}
+
+cl_int ocl_program_load(cl_program p)
 {
     const struct ps_err *e;
     cl_int rc = CL_SUCCESS;
@@ -197,7 +266,7 @@ static cl_int load_module(cl_program p)
     pthread_mutex_lock(&p->ctx->lock);
     if (ptxsim_module_load(p->ctx->dev, p->ptx, strlen(p->ptx), "program.ptx", &p->mod)) {
         e = ptxsim_last_error_info(p->ctx->dev);
-        log_append(p, e ? e->msg : "cannot load the PTX");
+        ocl_program_log(p, e ? e->msg : "cannot load the PTX");
         p->mod = NULL;
         rc = CL_BUILD_PROGRAM_FAILURE;
     }
@@ -226,10 +295,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
     p->log = NULL;
     p->options = strdup(options ? options : "");
     unload(p);
-    if (p->source)
-        rc = build_source(p, options);
+    rc = build_ptx(p, options);
     if (rc == CL_SUCCESS)
-        rc = load_module(p);
+        rc = ocl_program_load(p);
     p->status = rc == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (!p->log)
         p->log = strdup("");
@@ -238,32 +306,13 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
     return rc;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint n, const cl_device_id *d,
-                                                 const char *options, cl_uint nh,
-                                                 const cl_program *headers, const char **names,
-                                                 void(CL_CALLBACK *notify)(cl_program, void *),
-                                                 void *data)
+void ocl_program_reset(cl_program p)
 {
-    (void)n, (void)d, (void)options, (void)nh, (void)headers, (void)names, (void)notify;
-    (void)data;
-    if (!ocl_valid(p, OCL_MAGIC_PROGRAM))
-        return CL_INVALID_PROGRAM;
-    ocl_notify(p->ctx, "clCompileProgram is not supported; use clBuildProgram");
-    return CL_INVALID_OPERATION;
-}
-
-CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint n, const cl_device_id *d,
-                                                  const char *options, cl_uint np,
-                                                  const cl_program *progs,
-                                                  void(CL_CALLBACK *notify)(cl_program, void *),
-                                                  void *data, cl_int *errcode)
-{
-    (void)n, (void)d, (void)options, (void)np, (void)progs, (void)notify, (void)data;
-    if (ocl_valid(c, OCL_MAGIC_CONTEXT))
-        ocl_notify(c, "clLinkProgram is not supported; use clBuildProgram");
-    if (errcode)
-        *errcode = ocl_valid(c, OCL_MAGIC_CONTEXT) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
-    return NULL;
+    unload(p);
+    free(p->ptx);
+    p->ptx = NULL;
+    free(p->log);
+    p->log = NULL;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)
@@ -299,10 +348,13 @@ static cl_int kernel_names(cl_program p, size_t size, void *value, size_t *size_
     return rc;
 }
 
+/* The binary: PTX once built, else the compiled object's or library's bitcode. */
 static cl_int binary_info(cl_program p, cl_program_info name, size_t size, void *value,
                           size_t *size_ret)
 {
-    size_t len = p->ptx ? strlen(p->ptx) + 1 : 0;
+    bool ptx = p->ptx && (p->mod || p->kind == OCL_PROG_PTX);
+    const void *bin = ptx ? p->ptx : p->kind != OCL_PROG_SPIRV ? p->bin : NULL;
+    size_t len = ptx ? strlen(p->ptx) + 1 : bin ? p->bin_len : 0;
     unsigned char **out = value;
 
     if (name == CL_PROGRAM_BINARY_SIZES)
@@ -310,7 +362,7 @@ static cl_int binary_info(cl_program p, cl_program_info name, size_t size, void 
     if (value && size < sizeof(*out))
         return CL_INVALID_VALUE;
     if (value && out[0] && len)
-        memcpy(out[0], p->ptx, len);
+        memcpy(out[0], bin, len);
     if (size_ret)
         *size_ret = sizeof(*out);
     return CL_SUCCESS;
@@ -341,6 +393,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info n
     case CL_PROGRAM_BINARY_SIZES:
     case CL_PROGRAM_BINARIES:
         return binary_info(p, name, size, value, size_ret);
+    case CL_PROGRAM_IL_KHR:
+        return p->kind == OCL_PROG_SPIRV ? ocl_info(p->bin, p->bin_len, size, value, size_ret)
+                                         : ocl_info(NULL, 0, size, value, size_ret);
     case CL_PROGRAM_NUM_KERNELS:
         if (!p->mod)
             return CL_INVALID_PROGRAM_EXECUTABLE;
@@ -371,7 +426,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id
     case CL_PROGRAM_BUILD_LOG:
         return ocl_info_str(p->log ? p->log : "", size, value, size_ret);
     case CL_PROGRAM_BINARY_TYPE:
-        bt = p->mod ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+        bt = p->mod ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : p->btype;
         return ocl_info(&bt, sizeof(bt), size, value, size_ret);
     default:
         return CL_INVALID_VALUE;

@@ -1,8 +1,9 @@
 /*
  * Entry points ptxsim's platform does not implement. Images and samplers
- * (CL_DEVICE_IMAGE_SUPPORT is false), sub-buffers, rectangular copies and
- * native kernels fail with CL_INVALID_OPERATION after saying which call was
- * refused (through the context's callback, or on stderr); nothing pretends.
+ * (CL_DEVICE_IMAGE_SUPPORT is false), native kernels, user events and memory
+ * destructor callbacks fail with CL_INVALID_OPERATION after saying which call
+ * was refused (through the context's callback, or on stderr); nothing
+ * pretends.
  */
 #include "runtime/opencl/ocl.h"
 
@@ -13,8 +14,7 @@ static cl_context queue_ctx(cl_command_queue q)
 
 static cl_int refuse(cl_context c, const char *what)
 {
-    ocl_notify(c, "%s is not supported by ptxsim (no image, sampler, sub-buffer, rectangular "
-                  "copy or native kernel support)", what);
+    ocl_notify(c, "%s is not supported by ptxsim (no image, sampler, native kernel, user event or destructor callback support)", what);
     return CL_INVALID_OPERATION;
 }
 
@@ -168,19 +168,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem m,
     return refuse(queue_ctx(q), "clEnqueueFillImage");
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem m, cl_mem_flags f,
-                                                  cl_buffer_create_type t, const void *info,
-                                                  cl_int *errcode)
-{
-    (void)f, (void)t, (void)info;
-    if (!ocl_valid(m, OCL_MAGIC_MEM)) {
-        if (errcode)
-            *errcode = CL_INVALID_MEM_OBJECT;
-        return NULL;
-    }
-    return refuse_obj(m->ctx, "clCreateSubBuffer", errcode);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *), void *data)
 {
@@ -198,36 +185,6 @@ CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status)
 {
     (void)status;
     return ocl_valid(e, OCL_MAGIC_EVENT) ? CL_INVALID_EVENT : CL_INVALID_EVENT;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
-    cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,
-    const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, void *p, cl_uint nw,
-    const cl_event *wl, cl_event *e)
-{
-    (void)m, (void)b, (void)bo, (void)ho, (void)r, (void)brp, (void)bsp, (void)hrp, (void)hsp;
-    (void)p, (void)nw, (void)wl, (void)e;
-    return refuse(queue_ctx(q), "clEnqueueReadBufferRect");
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
-    cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,
-    const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, const void *p, cl_uint nw,
-    const cl_event *wl, cl_event *e)
-{
-    (void)m, (void)b, (void)bo, (void)ho, (void)r, (void)brp, (void)bsp, (void)hrp, (void)hsp;
-    (void)p, (void)nw, (void)wl, (void)e;
-    return refuse(queue_ctx(q), "clEnqueueWriteBufferRect");
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dO, const size_t *r,
-    size_t srp, size_t ssp, size_t drp, size_t dsp, cl_uint nw, const cl_event *wl,
-    cl_event *e)
-{
-    (void)s, (void)d, (void)so, (void)dO, (void)r, (void)srp, (void)ssp, (void)drp, (void)dsp;
-    (void)nw, (void)wl, (void)e;
-    return refuse(queue_ctx(q), "clEnqueueCopyBufferRect");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q,

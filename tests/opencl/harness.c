@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *h_err_name(cl_int rc)
 {
@@ -19,6 +20,9 @@ const char *h_err_name(cl_int rc)
     E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_GLOBAL_WORK_SIZE) E(CL_INVALID_HOST_PTR)
     E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_CONTEXT) E(CL_INVALID_COMMAND_QUEUE)
     E(CL_INVALID_BUILD_OPTIONS) E(CL_OUT_OF_RESOURCES) E(CL_INVALID_KERNEL)
+    E(CL_INVALID_BINARY) E(CL_MISALIGNED_SUB_BUFFER_OFFSET) E(CL_MEM_COPY_OVERLAP)
+    E(CL_INVALID_EVENT_WAIT_LIST) E(CL_COMPILE_PROGRAM_FAILURE) E(CL_LINK_PROGRAM_FAILURE)
+    E(CL_INVALID_LINKER_OPTIONS) E(CL_INVALID_COMPILER_OPTIONS) E(CL_INVALID_EVENT)
 #undef E
     default:
         snprintf(buf, sizeof(buf), "error %d", rc);
@@ -129,4 +133,70 @@ void h_out_chk(const char *tag, int cond)
     printf("I chk_%s %d\n", tag, cond ? 1 : 0);
     if (!cond)
         fprintf(stderr, "check failed: %s\n", tag);
+}
+
+int h_is_ptxsim(struct h_env *h)
+{
+    char name[256];
+
+    h_check(clGetPlatformInfo(h->plat, CL_PLATFORM_NAME, sizeof(name), name, NULL), "name");
+    return strstr(name, "ptxsim") != NULL;
+}
+
+int h_has_ext(struct h_env *h, const char *ext)
+{
+    static char exts[8192];
+
+    h_check(clGetDeviceInfo(h->dev, CL_DEVICE_EXTENSIONS, sizeof(exts), exts, NULL), "exts");
+    return strstr(exts, ext) != NULL;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    long n;
+
+    if (fp && fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, fp) == (size_t)n) {
+        *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    if (fp)
+        fclose(fp);
+    return buf;
+}
+
+unsigned char *h_offline(const char *src, const char *args, int spirv, size_t *len)
+{
+    char dir[] = "/tmp/ocl-offline.XXXXXX", cmd[1024], path[256];
+    unsigned char *out = NULL;
+    FILE *fp;
+
+    if (!mkdtemp(dir))
+        return NULL;
+    snprintf(path, sizeof(path), "%s/k.cl", dir);
+    fp = fopen(path, "w");
+    if (fp) {
+        fputs(src, fp);
+        fclose(fp);
+    }
+    snprintf(cmd, sizeof(cmd),
+             "clang-14 -cl-std=CL1.2 -Xclang -finclude-default-header -emit-llvm %s -c -o %s/k.bc %s/k.cl >&2",
+             args, dir, dir);
+    if (spirv)
+        snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd),
+                 " && llvm-spirv-14 %s/k.bc -o %s/k.spv >&2", dir, dir);
+    if (system(cmd) == 0) {
+        snprintf(path, sizeof(path), "%s/k.%s", dir, spirv ? "spv" : "bc");
+        out = slurp(path, len);
+    } else {
+        fprintf(stderr, "offline compilation failed or a tool is missing: %s\n", cmd);
+    }
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", dir);
+    return out;
 }

@@ -33,5 +33,16 @@ const char *h_err_name(cl_int rc);
 void h_out_i(const char *tag, long long v);
 void h_out_chk(const char *tag, int cond);
 void h_out_f(const char *tag, float v, int ulp);
+/* Whether the platform is ptxsim (for checks of ptxsim's own behaviour). */
+int h_is_ptxsim(struct h_env *h);
+/* Whether the device lists extension ext. */
+int h_has_ext(struct h_env *h, const char *ext);
+/*
+ * Compiles OpenCL C offline: clang-14 -cl-std=CL1.2 ARGS -c (ARGS choose the
+ * target and -O level), then, when spirv, llvm-spirv-14. Returns the output
+ * file's bytes (malloc'd, *len set), or NULL when a tool is missing or fails
+ * (said on stderr).
+ */
+unsigned char *h_offline(const char *src, const char *args, int spirv, size_t *len);
 
 #endif
