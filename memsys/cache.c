@@ -301,11 +301,12 @@ static bool policy_allocates(struct mem_cache *c, const struct mem_req *r, uint3
 {
     bool alloc;
 
-    if (c->memo_valid && c->memo_uid == r->uid)
+    if (c->memo_valid && c->memo_uid == r->uid && c->memo_addr == r->addr)
         return c->memo_alloc;
     alloc = c->pol->on_miss(c->pol_st, r, set, now);
     c->memo_valid = true;
     c->memo_uid = r->uid;
+    c->memo_addr = r->addr;
     c->memo_alloc = alloc;
     return alloc;
 }
@@ -334,8 +335,10 @@ static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req 
     if (!mq_room(c, 1 + wa->extra))
         return resfail(c, &c->st.resfail_missq);
     lack = alloc_lack(c, p, wa, &victim, now);
-    if (wa->ask_policy && !policy_allocates(c, r, p->set, now))
+    if (wa->ask_policy && !policy_allocates(c, r, p->set, now)) {
+        c->memo_valid = false; /* the room checked above lets it go */
         return send_read(c, r, true);
+    }
     if (lack) {
         if (wa->ask_policy && c->pol->on_stall &&
             c->pol->on_stall(c->pol_st, r, p->set, stall_reason(c, lack), now)) {

@@ -101,9 +101,13 @@ struct mem_cache {
     const void *index_ctx;
     mem_cache_observer obs;
     void *obs_ctx;
-    /* The policy's on_miss answer for the request being retried (asked once per request). */
+    /*
+     * The policy's on_miss answer for the request being retried (asked once
+     * per request). Keyed by uid and address: the requests of one warp
+     * instruction share their uid (the SM's load record).
+     */
     bool memo_valid, memo_alloc;
-    uint64_t memo_uid;
+    uint64_t memo_uid, memo_addr;
 };
 
 static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)
