@@ -35,6 +35,9 @@ static const struct entry cta_tab[] = {
 static const struct entry l1d_tab[] = {
     {"lru", &pol_l1d_lru},
     {"bypass", &pol_l1d_bypass_all},
+    {"mrpb", &pol_l1d_mrpb},
+    {"pdp", &pol_l1d_pdp},
+    {"rrip", &pol_l1d_rrip},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
