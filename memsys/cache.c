@@ -211,19 +211,36 @@ static void add_waiter(struct mem_cache *c, uint32_t mi, const struct mem_req *r
 }
 
 /*
+ * The line's MSHR entry has no merge slot left: a read goes down uncached if
+ * the policy's on_stall says so (and the miss queue has room), else the
+ * access fails and is retried.
+ */
+static enum mem_cache_result merge_full(struct mem_cache *c, const struct mem_req *r,
+                                        const struct probe *p, const struct want *wa, uint64_t now)
+{
+    if (wa->ask_policy && c->pol->on_stall && mq_room(c, 1) &&
+        c->pol->on_stall(c->pol_st, r, p->set, POL_L1D_STALL_MERGE, now)) {
+        c->st.stall_bypassed++;
+        return send_read(c, r, true);
+    }
+    return resfail(c, &c->st.resfail_merge);
+}
+
+/*
  * The line already has an MSHR entry: merge, and fetch the sectors that are
  * neither valid nor on their way. extra: miss-queue entries the caller
  * needs after this succeeds.
  */
 static enum mem_cache_result join(struct mem_cache *c, const struct mem_req *r,
-                                  const struct probe *p, uint32_t mi, const struct want *wa)
+                                  const struct probe *p, uint32_t mi, const struct want *wa,
+                                  uint64_t now)
 {
     struct mshr *e = &c->mshrs[mi];
     uint8_t avail = e->pending | e->got | (e->way != NONE ? c->lines[e->way].valid : 0);
     uint8_t missing = p->need & (uint8_t)~avail;
 
     if (e->nwait >= c->g.mshr_max_merge)
-        return resfail(c, &c->st.resfail_merge);
+        return merge_full(c, r, p, wa, now);
     if (!mq_room(c, (missing ? 1 : 0) + wa->extra) || (missing && !mem_cache_tok_reserve(c)))
         return resfail(c, &c->st.resfail_missq);
     add_waiter(c, mi, r, p->need, wa->flags);
@@ -361,7 +378,7 @@ static enum mem_cache_result want(struct mem_cache *c, const struct mem_req *r,
     uint32_t mi = mem_cache_mshr_find(c, p->line);
 
     if (mi != NONE)
-        return join(c, r, p, mi, wa);
+        return join(c, r, p, mi, wa, now);
     if (p->idx != NONE)
         return sector_miss(c, r, p, wa);
     return allocate(c, r, p, wa, now);

@@ -49,11 +49,13 @@ struct pol_l1d_params {
     uint64_t *counters;
 };
 
-/* Why a read miss could not allocate (on_stall). */
+/* Why a read could not allocate or merge (on_stall). */
 enum pol_l1d_stall {
     POL_L1D_STALL_LINE,  /* every way of the set is reserved */
     POL_L1D_STALL_MSHR,  /* no free MSHR */
     POL_L1D_STALL_MISSQ, /* the miss queue is full */
+    POL_L1D_STALL_MERGE, /* the line's MSHR entry has no free merge slot */
+    POL_L1D_NSTALL
 };
 
 /* One line as the policy sees it. */
@@ -88,9 +90,12 @@ struct pol_l1d_ops {
      */
     bool (*on_miss)(void *st, const struct mem_req *r, uint32_t set, uint64_t now);
     /*
-     * Optional: a read the policy wanted cached cannot allocate (why). true =
-     * send it down uncached now (MRPB's stall-triggered bypass), false = fail
-     * the access so that it is retried (the default when NULL).
+     * Optional: a read the policy wanted cached cannot allocate (why), or a
+     * read of a line already on its way finds no merge slot in its MSHR
+     * (POL_L1D_STALL_MERGE; on_miss was not asked for it). true = send it
+     * down uncached now (MRPB's stall-triggered bypass), false = fail the
+     * access so that it is retried (the default when NULL). Asked again at
+     * every retry.
      */
     bool (*on_stall)(void *st, const struct mem_req *r, uint32_t set, enum pol_l1d_stall why,
                      uint64_t now);

@@ -15,5 +15,9 @@ extern const struct pol_l1d_ops pol_l1d_lru;
 extern const struct pol_l1d_ops pol_l1d_bypass_all;
 extern const struct pol_l1d_ops pol_l1d_locality;
 extern const struct pol_l1d_ops pol_l1d_profiled;
+/* The locality-bypass paper's comparison schemes: l1d_mrpb.c, l1d_pdp.c, l1d_rrip.c. */
+extern const struct pol_l1d_ops pol_l1d_mrpb;
+extern const struct pol_l1d_ops pol_l1d_pdp;
+extern const struct pol_l1d_ops pol_l1d_rrip;
 
 #endif

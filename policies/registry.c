@@ -37,6 +37,9 @@ static const struct entry l1d_tab[] = {
     {"bypass", &pol_l1d_bypass_all},
     {"locality", &pol_l1d_locality},
     {"profiled", &pol_l1d_profiled},
+    {"mrpb", &pol_l1d_mrpb},
+    {"pdp", &pol_l1d_pdp},
+    {"rrip", &pol_l1d_rrip},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

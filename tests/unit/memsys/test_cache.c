@@ -825,6 +825,72 @@ static void test_cache_fill_unknown_ignored(void **state)
     mem_cache_destroy(c);
 }
 
+/* A policy that counts its on_miss calls and bypasses the first two. */
+static uint32_t memo_asked;
+
+static bool memo_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    (void)st;
+    (void)r;
+    (void)set;
+    (void)now;
+    return memo_asked++ >= 2;
+}
+
+static void *memo_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    (void)p;
+    (void)err;
+    return &memo_asked;
+}
+
+static void memo_destroy(void *st)
+{
+    (void)st;
+}
+
+static uint32_t memo_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                            uint32_t assoc, uint64_t now)
+{
+    (void)st;
+    (void)set;
+    (void)now;
+    for (uint32_t w = 0; w < assoc; w++)
+        if (!lines[w].reserved)
+            return w;
+    return assoc;
+}
+
+static const struct pol_l1d_ops memo_pol = {
+    .name = "memo",
+    .create = memo_create,
+    .destroy = memo_destroy,
+    .on_miss = memo_on_miss,
+    .victim = memo_victim,
+};
+
+/*
+ * on_miss is asked once per request, retries included. The requests of one
+ * warp instruction share a uid (the SM's load record): each is asked, and so
+ * is a later request with the same uid and line once the first went down.
+ */
+static void test_cache_on_miss_once_per_request(void **state)
+{
+    struct mem_cache *c = mk("N:4:128:4,L:R:m:N:L,A:1:4,8", &memo_pol, "", 0);
+
+    (void)state;
+    memo_asked = 0;
+    assert_int_equal(rd(c, 0x000, 7, 1), MEM_SENT);
+    assert_int_equal(rd(c, 0x080, 7, 1), MEM_SENT); /* same uid, other line: asked */
+    assert_int_equal(memo_asked, 2);
+    assert_int_equal(rd(c, 0x000, 7, 2), MEM_MISS); /* same uid and line, new request: asked */
+    assert_int_equal(memo_asked, 3);
+    assert_int_equal(rd(c, 0x100, 8, 3), MEM_RESFAIL); /* the only MSHR is taken */
+    assert_int_equal(rd(c, 0x100, 8, 4), MEM_RESFAIL); /* the retry reuses the answer */
+    assert_int_equal(memo_asked, 4);
+    mem_cache_destroy(c);
+}
+
 /* Same inputs, same outputs: tokens and order do not depend on addresses in memory. */
 static void test_cache_deterministic(void **state)
 {
@@ -1148,6 +1214,7 @@ int main(void)
         cmocka_unit_test(test_cache_invalidate),
         cmocka_unit_test(test_cache_stats),
         cmocka_unit_test(test_cache_fill_unknown_ignored),
+        cmocka_unit_test(test_cache_on_miss_once_per_request),
         cmocka_unit_test(test_cache_deterministic),
         cmocka_unit_test(test_cache_random_traffic),
         cmocka_unit_test(test_cache_policy_asked_once),

@@ -1,0 +1,126 @@
+/*
+ * MRPB's stall-triggered bypass (Jia, Shaw, Martonosi, HPCA 2014), as the
+ * locality-bypass paper models it for comparison (seed 002 section 4.4 (i),
+ * oracle 8.18): a read that the baseline would fail for lack of a
+ * resource, and so stall the memory pipeline, is sent down the bypass path
+ * at once instead, uncached and with no change to the L1D. Replacement is
+ * otherwise the baseline LRU, whose state and victim this policy borrows.
+ *
+ * MRPB's request-reordering queues between the coalescer and the L1D (4.4
+ * (ii)) belong to the SM's LD/ST unit, not to the cache, and are not part
+ * of this policy.
+ *
+ * Arguments (all 0 or 1, default 1, so every stall reason bypasses):
+ *   line=  every way of the set is reserved
+ *   mshr=  no free MSHR entry
+ *   missq= the miss queue cannot take the line fetch (and its write-back)
+ *   merge= the line's MSHR entry has no free merge slot
+ * A reason set to 0 stalls and retries as in the baseline.
+ */
+#include <stdlib.h>
+
+#include "policies/l1d.h"
+#include "policies/l1d_args.h"
+#include "policies/l1d_builtin.h"
+
+enum { C_LINE, C_MSHR, C_MISSQ, C_MERGE, C_STALLS };
+
+static const char *const mrpb_counters[] = {"bypass_line",  "bypass_mshr", "bypass_missq",
+                                            "bypass_merge", "stalls_kept", NULL};
+
+struct mrpb {
+    void *lru;               /* the borrowed LRU state */
+    bool on[POL_L1D_NSTALL]; /* which stall reasons bypass */
+    uint64_t *ctr;           /* params.counters, or NULL */
+};
+
+static void *mrpb_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    uint32_t line = 1, mshr = 1, missq = 1, merge = 1;
+    struct pol_l1d_arg keys[] = {
+        {.key = "line", .val = &line, .max = 1},
+        {.key = "mshr", .val = &mshr, .max = 1},
+        {.key = "missq", .val = &missq, .max = 1},
+        {.key = "merge", .val = &merge, .max = 1},
+    };
+    struct pol_l1d_params lp = *p;
+    struct mrpb *m;
+
+    if (pol_l1d_args_parse("mrpb", p->args, keys, 4, err))
+        return NULL;
+    m = calloc(1, sizeof(*m));
+    if (!m) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy mrpb: out of memory");
+        return NULL;
+    }
+    lp.args = "";
+    m->lru = pol_l1d_lru.create(&lp, err);
+    if (!m->lru) {
+        free(m);
+        return NULL;
+    }
+    m->on[POL_L1D_STALL_LINE] = line;
+    m->on[POL_L1D_STALL_MSHR] = mshr;
+    m->on[POL_L1D_STALL_MISSQ] = missq;
+    m->on[POL_L1D_STALL_MERGE] = merge;
+    m->ctr = p->counters;
+    return m;
+}
+
+static void mrpb_destroy(void *st)
+{
+    struct mrpb *m = st;
+
+    if (!m)
+        return;
+    pol_l1d_lru.destroy(m->lru);
+    free(m);
+}
+
+/* Every read miss is meant to be cached; only a stall changes that. */
+static bool mrpb_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    (void)st;
+    (void)r;
+    (void)set;
+    (void)now;
+    return true;
+}
+
+static bool mrpb_on_stall(void *st, const struct mem_req *r, uint32_t set, enum pol_l1d_stall why,
+                          uint64_t now)
+{
+    static const int ctr_of[POL_L1D_NSTALL] = {
+        [POL_L1D_STALL_LINE] = C_LINE,
+        [POL_L1D_STALL_MSHR] = C_MSHR,
+        [POL_L1D_STALL_MISSQ] = C_MISSQ,
+        [POL_L1D_STALL_MERGE] = C_MERGE,
+    };
+    struct mrpb *m = st;
+    bool go = (unsigned)why < POL_L1D_NSTALL && m->on[why];
+
+    (void)r;
+    (void)set;
+    (void)now;
+    if (m->ctr)
+        m->ctr[go ? ctr_of[why] : C_STALLS]++;
+    return go;
+}
+
+static uint32_t mrpb_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                            uint32_t assoc, uint64_t now)
+{
+    const struct mrpb *m = st;
+
+    return pol_l1d_lru.victim(m->lru, set, lines, assoc, now);
+}
+
+const struct pol_l1d_ops pol_l1d_mrpb = {
+    .name = "mrpb",
+    .create = mrpb_create,
+    .destroy = mrpb_destroy,
+    .on_miss = mrpb_on_miss,
+    .on_stall = mrpb_on_stall,
+    .victim = mrpb_victim,
+    .counter_names = mrpb_counters,
+};
