@@ -7,8 +7,11 @@
  * otherwise the baseline LRU, whose state and victim this policy borrows.
  *
  * MRPB's request-reordering queues between the coalescer and the L1D (4.4
- * (ii)) belong to the SM's LD/ST unit, not to the cache, and are not part
- * of this policy.
+ * (ii)) live in the SM's LD/ST unit; this policy asks for them through the
+ * table's reorder op: `queues` FIFO queues picked by warp id modulo their
+ * number, each `depth` instructions deep, drained one queue at a time (the
+ * seed's placeholder 8 x 8; the values are not validated against MRPB).
+ * queues=0 turns the reordering off.
  *
  * Arguments (all 0 or 1, default 1, so every stall reason bypasses):
  *   line=  every way of the set is reserved
@@ -16,6 +19,8 @@
  *   missq= the miss queue cannot take the line fetch (and its write-back)
  *   merge= the line's MSHR entry has no free merge slot
  * A reason set to 0 stalls and retries as in the baseline.
+ *   queues= reordering queues, 0..64 (default 8; 0 = none)
+ *   depth=  instructions per queue, 1..64 (default 8)
  */
 #include <stdlib.h>
 
@@ -32,21 +37,24 @@ struct mrpb {
     void *lru;               /* the borrowed LRU state */
     bool on[POL_L1D_NSTALL]; /* which stall reasons bypass */
     uint64_t *ctr;           /* params.counters, or NULL */
+    uint32_t queues, depth;  /* reordering queues in front of the L1D */
 };
 
 static void *mrpb_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    uint32_t line = 1, mshr = 1, missq = 1, merge = 1;
+    uint32_t line = 1, mshr = 1, missq = 1, merge = 1, queues = 8, depth = 8;
     struct pol_l1d_arg keys[] = {
         {.key = "line", .val = &line, .max = 1},
         {.key = "mshr", .val = &mshr, .max = 1},
         {.key = "missq", .val = &missq, .max = 1},
         {.key = "merge", .val = &merge, .max = 1},
+        {.key = "queues", .val = &queues, .max = 64},
+        {.key = "depth", .val = &depth, .min = 1, .max = 64},
     };
     struct pol_l1d_params lp = *p;
     struct mrpb *m;
 
-    if (pol_l1d_args_parse("mrpb", p->args, keys, 4, err))
+    if (pol_l1d_args_parse("mrpb", p->args, keys, sizeof(keys) / sizeof(keys[0]), err))
         return NULL;
     m = calloc(1, sizeof(*m));
     if (!m) {
@@ -64,6 +72,8 @@ static void *mrpb_create(const struct pol_l1d_params *p, struct ps_err *err)
     m->on[POL_L1D_STALL_MISSQ] = missq;
     m->on[POL_L1D_STALL_MERGE] = merge;
     m->ctr = p->counters;
+    m->queues = queues;
+    m->depth = depth;
     return m;
 }
 
@@ -115,6 +125,14 @@ static uint32_t mrpb_victim(void *st, uint32_t set, const struct pol_line_view *
     return pol_l1d_lru.victim(m->lru, set, lines, assoc, now);
 }
 
+static void mrpb_reorder(const void *st, uint32_t *nqueues, uint32_t *depth)
+{
+    const struct mrpb *m = st;
+
+    *nqueues = m->queues;
+    *depth = m->depth;
+}
+
 const struct pol_l1d_ops pol_l1d_mrpb = {
     .name = "mrpb",
     .create = mrpb_create,
@@ -122,5 +140,6 @@ const struct pol_l1d_ops pol_l1d_mrpb = {
     .on_miss = mrpb_on_miss,
     .on_stall = mrpb_on_stall,
     .victim = mrpb_victim,
+    .reorder = mrpb_reorder,
     .counter_names = mrpb_counters,
 };

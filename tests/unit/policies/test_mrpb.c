@@ -223,6 +223,39 @@ static void test_mrpb_bad_args(void **state)
     expect_bad_args(&pol_l1d_mrpb, "mshr=1,mshr=0", "given twice");
     expect_bad_args(&pol_l1d_mrpb, "mshr=1,", "ends with ','");
     expect_bad_args(&pol_l1d_mrpb, "mshr=x", "not a number");
+    expect_bad_args(&pol_l1d_mrpb, "depth=0", "depth='0'");
+    expect_bad_args(&pol_l1d_mrpb, "queues=65", "queues='65'");
+}
+
+/* The reordering queues the SM builds: 8 x 8 by default (seed 002 4.4 (ii)), off with queues=0. */
+static void test_mrpb_reorder_queues(void **state)
+{
+    struct pol_l1d_params p = {.nsets = 4, .assoc = 4, .line_bytes = 128, .sm = 0, .args = ""};
+    struct ps_err err;
+    uint32_t nq = 99, depth = 99;
+    void *st;
+
+    (void)state;
+    ps_err_clear(&err);
+    st = pol_l1d_mrpb.create(&p, &err);
+    assert_non_null(st);
+    pol_l1d_mrpb.reorder(st, &nq, &depth);
+    assert_int_equal(nq, 8);
+    assert_int_equal(depth, 8);
+    pol_l1d_mrpb.destroy(st);
+    p.args = "queues=0";
+    st = pol_l1d_mrpb.create(&p, &err);
+    assert_non_null(st);
+    pol_l1d_mrpb.reorder(st, &nq, &depth);
+    assert_int_equal(nq, 0);
+    pol_l1d_mrpb.destroy(st);
+    p.args = "queues=4,depth=2";
+    st = pol_l1d_mrpb.create(&p, &err);
+    assert_non_null(st);
+    pol_l1d_mrpb.reorder(st, &nq, &depth);
+    assert_int_equal(nq, 4);
+    assert_int_equal(depth, 2);
+    pol_l1d_mrpb.destroy(st);
 }
 
 int main(void)
@@ -235,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_mrpb_no_stall_is_lru),
         cmocka_unit_test(test_mrpb_reason_off_stalls),
         cmocka_unit_test(test_mrpb_bad_args),
+        cmocka_unit_test(test_mrpb_reorder_queues),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
