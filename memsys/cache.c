@@ -167,6 +167,13 @@ static enum mem_cache_result send_read(struct mem_cache *c, const struct mem_req
         return resfail(c, &c->st.resfail_missq);
     f.is_writeback = false;
     f.uid = mem_cache_tok_new(c, TOK_SENT, NONE, 0, r);
+    /*
+     * A read an L1 policy bypasses fetches only the 32-byte sectors the warp
+     * touched, as an access coalesced for the bypass path would (the
+     * locality paper's BALL; GPGPU-Sim's L1 bypass moves segments too).
+     */
+    if (bypass && c->l1 && (f.sector_mask & 0xf))
+        f.bytes = MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(f.sector_mask & 0xf);
     rq_push(&c->missq, &f);
     if (bypass)
         c->st.bypassed++;
