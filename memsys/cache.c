@@ -130,11 +130,16 @@ static void probe(struct mem_cache *c, const struct mem_req *r, struct probe *p)
     }
 }
 
-/* The write policy a request sees: 'L' is write-back for local memory, else write-through. */
+/*
+ * The write policy a request sees: 'L' is write-back for local memory and,
+ * for global memory, write-through that evicts the line it hits (Fermi's L1D
+ * and GPGPU-Sim's local-WB/global-WT L1: a global store leaves no copy in
+ * the L1, so the next load of the line misses; CCWS oracle 31).
+ */
 static char eff_wpol(const struct mem_cache *c, const struct mem_req *r)
 {
     if (c->g.wpol == 'L')
-        return r->space == MEM_LOCAL ? 'B' : 'T';
+        return r->space == MEM_LOCAL ? 'B' : 'E';
     return c->g.wpol;
 }
 

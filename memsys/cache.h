@@ -22,7 +22,7 @@
 /*
  * "<kind>:<nsets>:<line>:<assoc>,<repl>:<wpol>:<alloc>:<walloc>:<index>,<mshr>:<entries>:<merge>,<missq>[:<fifo>][,<port>]"
  * kind N normal / S sectored; repl L LRU / F FIFO; wpol R read-only, B write-back, T
- * write-through, E write-evict, L local write-back + global write-through; alloc m on miss /
+ * write-through, E write-evict, L local write-back + global write-evict; alloc m on miss /
  * f on fill / s streaming; walloc N none, W write-allocate, F fetch-on-write, L lazy fetch
  * on read; index L linear, H Fermi hash, P/X ipoly/xor hashes; mshr A/S associative, T texture FIFO.
  */

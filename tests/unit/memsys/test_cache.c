@@ -576,6 +576,7 @@ static void test_cache_lazy_fetch_on_read(void **state)
     mem_cache_destroy(c);
 }
 
+/* Local: write-back; global: write-through with write-evict. */
 static void test_cache_local_wb_global_wt(void **state)
 {
     struct mem_cache *c = mk(L1D, NULL, NULL, 0);
@@ -590,6 +591,9 @@ static void test_cache_local_wb_global_wt(void **state)
     assert_int_equal(wr(c, 0x1000, 3, 3), MEM_HIT);
     assert_int_equal(serve(c, 4, log, 4), 1); /* global: written through */
     assert_int_equal(log[0].uid, 3);
+    /* ... and the line is gone (write-evict, CCWS oracle 31): the next load misses. */
+    assert_int_equal(rd(c, 0x1000, 5, 4), MEM_MISS);
+    assert_int_equal(serve(c, 4, NULL, 0), 1);
     r = req(MEM_WRITE, 0x8000, 0xf, 4);
     r.space = MEM_LOCAL;
     assert_int_equal(mem_cache_access(c, &r, 5), MEM_HIT);

@@ -284,8 +284,8 @@ static void test_pdp_pd0_is_lru(void **state)
 
 /*
  * What counts as an access: a write miss (no write-allocate) is not seen and
- * does not age the set; a write hit (write-through for global data) is an
- * access and re-protects its line.
+ * does not age the set; a global write hit evicts its line (write-evict), so
+ * the way is free for the next read.
  */
 static void test_pdp_writes(void **state)
 {
@@ -296,10 +296,11 @@ static void test_pdp_writes(void **state)
     serve(c, 2);
     assert_int_equal(wr(c, C, 2, 3), MEM_SENT); /* write miss: not seen */
     assert_int_equal(rd(c, B, 3, 4), MEM_SENT); /* A=1: still protected */
-    assert_int_equal(wr(c, A, 4, 5), MEM_HIT);  /* A: 0, then 2 again */
+    assert_int_equal(wr(c, A, 4, 5), MEM_HIT);  /* A is evicted by the store */
     serve(c, 6);
-    assert_int_equal(rd(c, B, 5, 7), MEM_SENT); /* A=1 */
-    assert_int_equal(rd(c, B, 6, 8), MEM_MISS); /* A=0: replaced */
+    assert_int_equal(rd(c, B, 5, 7), MEM_MISS); /* the empty way takes B */
+    serve(c, 8);
+    assert_int_equal(rd(c, B, 6, 9), MEM_HIT);
     mem_cache_destroy(c);
 }
 
