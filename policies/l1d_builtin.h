@@ -10,5 +10,8 @@ struct pol_l1d_ops;
 
 extern const struct pol_l1d_ops pol_l1d_lru;
 extern const struct pol_l1d_ops pol_l1d_bypass_all;
+extern const struct pol_l1d_ops pol_l1d_ctrlc;    /* policies/l1d_ctrlc.c: Ctrl-C */
+extern const struct pol_l1d_ops pol_l1d_pcbypass; /* policies/l1d_pcbypass.c: PC-based bypassing */
+extern const struct pol_l1d_ops pol_l1d_cacp;     /* policies/l1d_cacp.c: CAWA's CACP */
 
 #endif

@@ -35,6 +35,9 @@ static const struct entry cta_tab[] = {
 static const struct entry l1d_tab[] = {
     {"lru", &pol_l1d_lru},
     {"bypass", &pol_l1d_bypass_all},
+    {"ctrlc", &pol_l1d_ctrlc},
+    {"pcbypass", &pol_l1d_pcbypass},
+    {"cacp", &pol_l1d_cacp},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
