@@ -278,17 +278,20 @@ static uint64_t *alloc_lack(struct mem_cache *c, const struct probe *p, const st
  * The policy's on_miss answer, asked once per request: a request that then
  * fails for lack of resources comes back (the LD/ST unit retries its head
  * request) and gets the same answer without the policy seeing it twice.
+ * The requests of one warp instruction share their uid (the SM's load
+ * record), so a request is known by its uid and its address.
  */
 static bool policy_allocates(struct mem_cache *c, const struct mem_req *r, uint32_t set,
                              uint64_t now)
 {
     bool alloc;
 
-    if (c->memo_valid && c->memo_uid == r->uid)
+    if (c->memo_valid && c->memo_uid == r->uid && c->memo_addr == r->addr)
         return c->memo_alloc;
     alloc = c->pol->on_miss(c->pol_st, r, set, now);
     c->memo_valid = true;
     c->memo_uid = r->uid;
+    c->memo_addr = r->addr;
     c->memo_alloc = alloc;
     return alloc;
 }

@@ -103,7 +103,7 @@ struct mem_cache {
     void *obs_ctx;
     /* The policy's on_miss answer for the request being retried (asked once per request). */
     bool memo_valid, memo_alloc;
-    uint64_t memo_uid;
+    uint64_t memo_uid, memo_addr; /* the request (uid and address) memo_alloc answers */
 };
 
 static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)
