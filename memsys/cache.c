@@ -350,7 +350,9 @@ static enum pol_l1d_stall stall_reason(const struct mem_cache *c, const uint64_t
  * Neither the line nor an MSHR for it: allocate (reserving the victim now
  * for 'm'; at fill time for 'f' and 's') or, for a read the policy does not
  * want cached, pass it down. The policy is asked only once the miss queue
- * has room for at least that.
+ * has room for at least that, and before the victim is picked, so that a
+ * policy whose victim depends on the request (CACP's partition) has seen
+ * it in on_miss.
  */
 static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req *r,
                                       const struct probe *p, const struct want *wa, uint64_t now)
@@ -360,9 +362,9 @@ static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req 
 
     if (!mq_room(c, 1 + wa->extra))
         return resfail(c, &c->st.resfail_missq);
-    lack = alloc_lack(c, p, wa, &victim, now);
     if (wa->ask_policy && !policy_allocates(c, r, p, now))
         return bypass_read(c, r);
+    lack = alloc_lack(c, p, wa, &victim, now);
     if (lack) {
         if (wa->ask_policy && c->pol->on_stall &&
             c->pol->on_stall(c->pol_st, r, p->set, stall_reason(c, lack), now)) {

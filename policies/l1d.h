@@ -102,7 +102,11 @@ struct pol_l1d_ops {
     /*
      * Way to (re)use in set: lines[0..assoc). Return assoc when every way is
      * reserved (the access then fails and is retried). Invalid ways should
-     * be taken first.
+     * be taken first. For a read miss that allocates, it is called after
+     * on_miss for that request (on a retry, after the request's memoised
+     * answer, with no other on_miss in between), so a policy may choose the
+     * way from what on_miss saw; it may be called again for the same
+     * request when the allocation fails and is retried.
      */
     uint32_t (*victim)(void *st, uint32_t set, const struct pol_line_view *lines, uint32_t assoc,
                        uint64_t now);

@@ -19,5 +19,8 @@ extern const struct pol_l1d_ops pol_l1d_profiled;
 extern const struct pol_l1d_ops pol_l1d_mrpb;
 extern const struct pol_l1d_ops pol_l1d_pdp;
 extern const struct pol_l1d_ops pol_l1d_rrip;
+extern const struct pol_l1d_ops pol_l1d_ctrlc;    /* policies/l1d_ctrlc.c: Ctrl-C */
+extern const struct pol_l1d_ops pol_l1d_pcbypass; /* policies/l1d_pcbypass.c: PC-based bypassing */
+extern const struct pol_l1d_ops pol_l1d_cacp;     /* policies/l1d_cacp.c: CAWA's CACP */
 
 #endif

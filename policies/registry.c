@@ -40,6 +40,9 @@ static const struct entry l1d_tab[] = {
     {"mrpb", &pol_l1d_mrpb},
     {"pdp", &pol_l1d_pdp},
     {"rrip", &pol_l1d_rrip},
+    {"ctrlc", &pol_l1d_ctrlc},
+    {"pcbypass", &pol_l1d_pcbypass},
+    {"cacp", &pol_l1d_cacp},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

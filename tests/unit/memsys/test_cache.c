@@ -710,6 +710,39 @@ static void test_cache_bypass_all_policy(void **state)
     mem_cache_destroy(c);
 }
 
+/* A policy that bypasses every other read miss it is asked about, counting the questions. */
+static uint32_t alt_asked;
+
+static bool alt_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    (void)st;
+    (void)r;
+    (void)set;
+    (void)now;
+    return alt_asked++ % 2 == 1;
+}
+
+/*
+ * The requests of one warp instruction share a uid: each is still asked
+ * about on its own (the answer is reused only when the same request, uid
+ * and address, is retried).
+ */
+static void test_cache_policy_asked_per_request(void **state)
+{
+    struct pol_l1d_ops alt = pol_l1d_lru;
+    struct mem_cache *c;
+
+    (void)state;
+    alt.on_miss = alt_on_miss;
+    alt_asked = 0;
+    c = mk(L1D, &alt, "", 0);
+    assert_int_equal(rd(c, 0x000, 7, 1), MEM_SENT);
+    assert_int_equal(rd(c, 0x080, 7, 1), MEM_MISS);
+    assert_int_equal(rd(c, 0x100, 7, 1), MEM_SENT);
+    assert_int_equal(alt_asked, 3);
+    mem_cache_destroy(c);
+}
+
 static void test_cache_atomics(void **state)
 {
     struct mem_cache *l1 = mk(L1D, NULL, NULL, 0);
@@ -1214,6 +1247,7 @@ int main(void)
         cmocka_unit_test(test_cache_sectored_partial),
         cmocka_unit_test(test_cache_cg_bypass),
         cmocka_unit_test(test_cache_bypass_all_policy),
+        cmocka_unit_test(test_cache_policy_asked_per_request),
         cmocka_unit_test(test_cache_atomics),
         cmocka_unit_test(test_cache_invalidate),
         cmocka_unit_test(test_cache_stats),

@@ -1,0 +1,268 @@
+/*
+ * PC-based adaptive bypassing (Tian et al., GPGPU-8 2015), as the
+ * dissertation describes its comparison point for Ctrl-C (seed 003 section
+ * 4.4): a table of saturating confidence counters indexed by the low
+ * pc_bits of the instruction index, trained when a line leaves the cache:
+ * a line evicted without a hit raises its inserting PC's counter, a line
+ * that was hit lowers it. A read miss of a PC whose counter is at or above
+ * the threshold is bypassed, all of them (no partial insertion), so a PC
+ * that reaches the threshold inserts nothing more and is retrained only by
+ * its lines still in the cache: the loss of correction the dissertation
+ * blames for FLD's slowdown. Widths, threshold and steps are free
+ * parameters (the dissertation gives none). Replacement is LRU.
+ */
+#include "policies/l1d_pcbypass.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/l1d.h"
+#include "policies/l1d_builtin.h"
+#include "policies/l1d_util.h"
+
+enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_INC, CT_DEC, CT_ON, CT_OFF };
+
+static const char *const pcb_counter_names[] = {"bypasses",     "inserts",      "evictions",
+                                                "zero_reuse",   "ctr_inc",      "ctr_dec",
+                                                "pc_to_bypass", "pc_to_insert", NULL};
+
+#define PCB_EXPECTED                                                                               \
+    "pcbypass or pcbypass:key=value[,key=value...] with keys pc_bits (1-12, default 7), bits "     \
+    "(1-8, 3), threshold (1-2^bits-1, 4), init (0-2^bits-1, 0), inc (0-255, 1), dec (0-255, 1), "  \
+    "series_cap (rows, 65536)"
+
+struct pcb_cfg {
+    uint32_t pc_bits, bits, threshold, init, inc, dec, series_cap;
+};
+
+static const struct pcb_cfg pcb_defaults = {
+    .pc_bits = 7, .bits = 3, .threshold = 4, .init = 0, .inc = 1, .dec = 1, .series_cap = 65536};
+
+/* A PC crossing the threshold (either way): the dump's rows. */
+struct pcb_row {
+    uint64_t cycle;
+    uint32_t pc, ctr;
+};
+
+struct pcb_line {
+    bool valid, reuse;
+    uint16_t pc;
+};
+
+struct pcbypass {
+    struct pcb_cfg cfg;
+    uint32_t assoc, mask, max;
+    uint64_t *counters;
+    struct pol_pcb_entry *tab;
+    struct pcb_line *lines;
+    struct pcb_row *rows;
+    uint32_t nrows;
+    uint64_t rows_dropped;
+};
+
+static int pcb_parse(const char *args, struct pcb_cfg *c, struct ps_err *err)
+{
+    const struct pol_kv keys[] = {
+        {"pc_bits", POL_KV_U32, 1, 12, NULL, &c->pc_bits},
+        {"bits", POL_KV_U32, 1, 8, NULL, &c->bits},
+        {"threshold", POL_KV_U32, 1, 255, NULL, &c->threshold},
+        {"init", POL_KV_U32, 0, 255, NULL, &c->init},
+        {"inc", POL_KV_U32, 0, 255, NULL, &c->inc},
+        {"dec", POL_KV_U32, 0, 255, NULL, &c->dec},
+        {"series_cap", POL_KV_U32, 0, 1 << 24, NULL, &c->series_cap},
+    };
+    uint32_t max;
+    int rc;
+
+    *c = pcb_defaults;
+    rc = pol_kv_parse("pcbypass", args, keys, sizeof(keys) / sizeof(keys[0]), PCB_EXPECTED, err);
+    if (rc)
+        return rc;
+    max = (1u << c->bits) - 1;
+    if (c->threshold > max || c->init > max)
+        return ps_err_set(err, PS_EINVAL,
+                          "bad l1d policy arguments 'pcbypass:%s': threshold=%" PRIu32
+                          " and init=%" PRIu32 " must fit in bits=%" PRIu32 " (at most %" PRIu32
+                          "); expected " PCB_EXPECTED,
+                          args, c->threshold, c->init, c->bits, max);
+    return 0;
+}
+
+static void pcb_destroy(void *st)
+{
+    struct pcbypass *s = st;
+
+    if (!s)
+        return;
+    free(s->tab);
+    free(s->lines);
+    free(s->rows);
+    free(s);
+}
+
+static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
+{
+    struct pcbypass *s = calloc(1, sizeof(*s));
+    size_t nlines = (size_t)p->nsets * p->assoc;
+
+    if (!s)
+        goto oom;
+    if (pcb_parse(p->args, &s->cfg, err)) {
+        free(s);
+        return NULL;
+    }
+    s->assoc = p->assoc;
+    s->mask = (1u << s->cfg.pc_bits) - 1;
+    s->max = (1u << s->cfg.bits) - 1;
+    s->counters = p->counters;
+    s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
+    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
+    s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
+    if (!s->tab || !s->lines || !s->rows)
+        goto oom;
+    for (uint32_t i = 0; i <= s->mask; i++)
+        s->tab[i].ctr = s->cfg.init;
+    return s;
+oom:
+    pcb_destroy(s);
+    ps_err_set(err, PS_ENOMEM, "l1d policy pcbypass: out of memory");
+    return NULL;
+}
+
+static void count(struct pcbypass *s, int which)
+{
+    if (s->counters)
+        s->counters[which]++;
+}
+
+static bool pcb_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    struct pcbypass *s = st;
+    struct pol_pcb_entry *e = &s->tab[r->pc & s->mask];
+
+    (void)set;
+    (void)now;
+    if (e->ctr < s->cfg.threshold)
+        return true;
+    e->bypasses++;
+    count(s, CT_BYPASSES);
+    return false;
+}
+
+static uint32_t pcb_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                           uint32_t assoc, uint64_t now)
+{
+    (void)st;
+    (void)set;
+    (void)now;
+    return pol_l1d_lru_way(lines, 0, assoc, assoc);
+}
+
+static void pcb_on_insert(void *st, const struct mem_req *r, uint32_t set, uint32_t way,
+                          uint64_t now)
+{
+    struct pcbypass *s = st;
+    struct pcb_line *l = &s->lines[(size_t)set * s->assoc + way];
+
+    (void)now;
+    l->valid = true;
+    l->reuse = false;
+    l->pc = (uint16_t)(r->pc & s->mask);
+    s->tab[l->pc].inserts++;
+    count(s, CT_INSERTS);
+}
+
+static void pcb_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now)
+{
+    struct pcbypass *s = st;
+
+    (void)r;
+    (void)now;
+    s->lines[(size_t)set * s->assoc + way].reuse = true;
+}
+
+static void record(struct pcbypass *s, uint32_t pc, uint64_t now)
+{
+    if (s->nrows >= s->cfg.series_cap) {
+        s->rows_dropped++;
+        return;
+    }
+    s->rows[s->nrows++] = (struct pcb_row){now, pc, s->tab[pc].ctr};
+}
+
+/* Training at eviction: up without reuse, down with it; a crossing of the threshold is logged. */
+static void pcb_on_evict(void *st, const struct pol_line_view *line, uint32_t set, uint32_t way,
+                         uint64_t now)
+{
+    struct pcbypass *s = st;
+    struct pcb_line *l = &s->lines[(size_t)set * s->assoc + way];
+    uint32_t pc = l->valid ? l->pc : (line->pc & s->mask);
+    bool reuse = l->valid ? l->reuse : line->hits > 0;
+    struct pol_pcb_entry *e = &s->tab[pc];
+    bool was = e->ctr >= s->cfg.threshold;
+
+    l->valid = false;
+    count(s, CT_EVICTIONS);
+    if (reuse) {
+        e->ctr = e->ctr > s->cfg.dec ? e->ctr - s->cfg.dec : 0;
+        count(s, CT_DEC);
+    } else {
+        e->ctr = e->ctr + s->cfg.inc < s->max ? e->ctr + s->cfg.inc : s->max;
+        e->zero++;
+        count(s, CT_ZERO);
+        count(s, CT_INC);
+    }
+    if (was != (e->ctr >= s->cfg.threshold)) {
+        count(s, was ? CT_OFF : CT_ON);
+        record(s, pc, now);
+    }
+}
+
+static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
+{
+    const struct pcbypass *s = st;
+    const struct pcb_cfg *c = &s->cfg;
+
+    fprintf(out,
+            "# pcbypass pc_bits=%" PRIu32 " bits=%" PRIu32 " threshold=%" PRIu32 " init=%" PRIu32
+            " inc=%" PRIu32 " dec=%" PRIu32 " rows_dropped=%" PRIu64 "\n",
+            c->pc_bits, c->bits, c->threshold, c->init, c->inc, c->dec, s->rows_dropped);
+    for (uint32_t i = 0; i <= s->mask; i++) {
+        const struct pol_pcb_entry *e = &s->tab[i];
+
+        if (!e->inserts && !e->bypasses)
+            continue;
+        fprintf(out,
+                "# pc %" PRIu32 " ctr=%" PRIu32 " inserts=%" PRIu64 " bypasses=%" PRIu64
+                " zero_reuse=%" PRIu64 "\n",
+                i, e->ctr, e->inserts, e->bypasses, e->zero);
+    }
+    fprintf(out, "cycle,pc,ctr,bypassing\n");
+    for (uint32_t i = 0; i < s->nrows; i++)
+        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%d\n", s->rows[i].cycle, s->rows[i].pc,
+                s->rows[i].ctr, s->rows[i].ctr >= c->threshold);
+    if (ferror(out))
+        return ps_err_set(err, PS_EIO, "l1d policy pcbypass: write failed");
+    return 0;
+}
+
+void pol_l1d_pcbypass_entry(const void *st, uint32_t pc, struct pol_pcb_entry *out)
+{
+    const struct pcbypass *s = st;
+
+    *out = s->tab[pc & s->mask];
+}
+
+const struct pol_l1d_ops pol_l1d_pcbypass = {
+    .name = "pcbypass",
+    .create = pcb_create,
+    .destroy = pcb_destroy,
+    .on_miss = pcb_on_miss,
+    .victim = pcb_victim,
+    .on_hit = pcb_on_hit,
+    .on_insert = pcb_on_insert,
+    .on_evict = pcb_on_evict,
+    .counter_names = pcb_counter_names,
+    .dump = pcb_dump,
+};
