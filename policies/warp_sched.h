@@ -50,6 +50,16 @@ enum pol_mem_event {
     POL_MEM_L1_HIT,   /* warp `slot` hit line `line` */
     POL_MEM_L1_MISS,  /* warp `slot` missed on line `line` */
     POL_MEM_L1_EVICT, /* line `line`, allocated by warp `slot`, was evicted */
+    /*
+     * Warp `slot` wrote line `line` with a global store (hit or miss; sent to
+     * every scheduler of the SM, since a write concerns every warp's lines).
+     */
+    POL_MEM_L1_WRITE,
+    /*
+     * Line `line` was evicted, but the warp that allocated it has left slot
+     * `slot` since (the slot is empty or holds a newer warp).
+     */
+    POL_MEM_L1_EVICT_EXITED,
 };
 
 struct pol_warp_sched_params {

@@ -31,6 +31,7 @@ struct hwarp {
     struct isa_warp *w; /* NULL: free slot */
     struct cta *cta;
     uint64_t age;
+    uint64_t born; /* cycle it entered the slot: older L1D lines are its predecessors' */
     uint32_t ib_fidx, ib_pc, ib_n; /* I-buffer: ib_n instructions from ib_pc */
     uint64_t ib_ready;             /* when the fetched instructions can issue */
     bool fetching, ctrl, exited;
@@ -133,10 +134,23 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
                            : kind == MEM_OBS_MISS ? POL_MEM_L1_MISS
                                                   : POL_MEM_L1_EVICT;
 
-    if (r && r->type != MEM_READ)
+    if (r->type != MEM_READ || warp >= s->prm->max_warps)
+        return; /* writes reach the schedulers from the LD/ST unit (POL_MEM_L1_WRITE) */
+    /* A line allocated before the slot's current warp arrived belongs to a warp that has exited. */
+    if (kind == MEM_OBS_EVICT && (!s->wp[warp].w || r->t_issue < s->wp[warp].born))
+        e = POL_MEM_L1_EVICT_EXITED;
+    s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
+}
+
+/* A global store reached the L1D: every scheduler hears of it (CCWS drops it from all VTAs). */
+static void l1d_write_seen(struct tm_sm *s, const struct mem_req *r)
+{
+    uint64_t line = r->addr / s->prm->l1d.line_bytes;
+
+    if (!s->env.ws->on_mem || r->type != MEM_WRITE || r->space != MEM_GLOBAL)
         return;
-    if (warp < s->prm->max_warps)
-        s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
+    for (uint32_t i = 0; i < s->prm->nsched; i++)
+        s->env.ws->on_mem(s->sched[i], POL_MEM_L1_WRITE, r->warp, line, s->now);
 }
 
 /*
@@ -339,6 +353,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         h->w = &c->c.warps[i];
         h->cta = c;
         h->age = (*warp_seq)++;
+        h->born = s->now;
         h->ib_n = 0;
         h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
         h->loads = 0;
@@ -543,6 +558,8 @@ static bool ldst_cycle(struct tm_sm *s)
     res = mem_cache_access(s->ldq_const ? s->l1c : s->l1d, r, s->now);
     if (res == MEM_RESFAIL)
         return true;
+    if (!s->ldq_const)
+        l1d_write_seen(s, r);
     if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
         hit_push(s, s->now + s->prm->l1_latency, r->uid);
     s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
