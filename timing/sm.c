@@ -18,6 +18,7 @@
 #include "isa/opcode.h"
 #include "memsys/coalesce.h"
 #include "policies/util.h"
+#include "timing/l1d_trace.h"
 #include "timing/sm.h"
 
 #define NEVER UINT64_MAX
@@ -140,6 +141,19 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
     if (kind == MEM_OBS_EVICT && (!s->wp[warp].w || r->t_issue < s->wp[warp].born))
         e = POL_MEM_L1_EVICT_EXITED;
     s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
+}
+
+/* -ptxsim_l1d_trace: one record of what this SM's L1D saw. */
+static void l1d_trace(struct tm_sm *s, const struct mem_req *r, enum tm_l1d_trace_kind kind)
+{
+    struct tm_l1d_trace_rec t = {.sm = (uint16_t)s->id, .kind = (uint8_t)kind};
+
+    if (r) {
+        t.line = r->addr / s->prm->l1d.line_bytes;
+        t.warp = r->warp;
+        t.set = (uint16_t)mem_cache_geom_set_index(&s->prm->l1d, r->addr);
+    }
+    fwrite(&t, sizeof(t), 1, s->env.l1d_trace);
 }
 
 /* A global store reached the L1D: every scheduler hears of it (CCWS drops it from all VTAs). */
@@ -276,8 +290,11 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
 
 void tm_sm_kernel_end(struct tm_sm *s)
 {
-    if (s->prm->flush_l1)
+    if (s->prm->flush_l1) {
         mem_cache_invalidate(s->l1d);
+        if (s->env.l1d_trace)
+            l1d_trace(s, NULL, TM_L1D_TRACE_FLUSH);
+    }
     /* Instructions of the next kernel live at other addresses; constants may change. */
     mem_cache_invalidate(s->l1c);
     s->L = NULL;
@@ -560,6 +577,8 @@ static bool ldst_cycle(struct tm_sm *s)
         return true;
     if (!s->ldq_const)
         l1d_write_seen(s, r);
+    if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
+        l1d_trace(s, r, res == MEM_HIT ? TM_L1D_TRACE_HIT : TM_L1D_TRACE_MISS);
     if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
         hit_push(s, s->now + s->prm->l1_latency, r->uid);
     s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
