@@ -3,7 +3,11 @@
  * replays: every read the L1D of an SM looked up (hits, MSHR merges and new
  * misses; not reservation failures, which retry, nor reads sent around the
  * cache), in the order each SM's L1D saw them, records of different SMs
- * interleaved. Binary, host byte order: one header, then 16-byte records.
+ * interleaved. Fills and write hits are recorded too, so that a replay can
+ * follow the timing model's LRU exactly (a fill makes its line the most
+ * recently used, and a line waiting for its fill is never evicted); the
+ * Belady replay uses the reads only. Binary, host byte order: one header,
+ * then 16-byte records.
  */
 #ifndef PTXSIM_TIMING_L1D_TRACE_H
 #define PTXSIM_TIMING_L1D_TRACE_H
@@ -20,9 +24,12 @@ struct tm_l1d_trace_header {
 };
 
 enum tm_l1d_trace_kind {
-    TM_L1D_TRACE_HIT,   /* a read that hit (or merged into a pending miss) */
+    TM_L1D_TRACE_HIT,   /* a read that hit */
     TM_L1D_TRACE_MISS,  /* a read that allocated a line (a miss in the timing model) */
     TM_L1D_TRACE_FLUSH, /* the SM's L1D was emptied (kernel end, gpgpu_flush_l1_cache) */
+    TM_L1D_TRACE_FILL,  /* the data of a read miss arrived */
+    TM_L1D_TRACE_WRITE, /* a store hit the line */
+    TM_L1D_TRACE_MERGE, /* a read that joined a pending miss (the run counts it as a miss) */
 };
 
 struct tm_l1d_trace_rec {

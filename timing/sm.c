@@ -522,6 +522,8 @@ static bool take_replies(struct tm_sm *s)
 
         lat_record(s, s->now - r.t_issue);
         mem_cache_fill(c, &r, s->now);
+        if (c == s->l1d && s->env.l1d_trace)
+            l1d_trace(s, &r, TM_L1D_TRACE_FILL);
         any = true;
     }
     while (mem_cache_pop_ready(s->l1i, &r))
@@ -578,7 +580,12 @@ static bool ldst_cycle(struct tm_sm *s)
     if (!s->ldq_const)
         l1d_write_seen(s, r);
     if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
-        l1d_trace(s, r, res == MEM_HIT ? TM_L1D_TRACE_HIT : TM_L1D_TRACE_MISS);
+        l1d_trace(s, r,
+                  res == MEM_HIT            ? TM_L1D_TRACE_HIT
+                  : res == MEM_HIT_RESERVED ? TM_L1D_TRACE_MERGE
+                                            : TM_L1D_TRACE_MISS);
+    else if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_WRITE && res == MEM_HIT)
+        l1d_trace(s, r, TM_L1D_TRACE_WRITE);
     if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
         hit_push(s, s->now + s->prm->l1_latency, r->uid);
     s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;

@@ -4,9 +4,12 @@
  * of the L1D's geometry, per SM, with LRU and with Belady's optimal
  * replacement (tools/belady.c), as the CCWS paper's "X-BEL" bars do
  * (seed 004 section 4.5, oracles 28-30 and 34). Prints per SM and in total
- * the reads, the timing model's misses, the replayed LRU and Belady misses
- * and the compulsory misses (distinct lines: an unbounded cache), and their
- * MPKI when the warp instruction count is given.
+ * the reads, the timing model's misses, the replayed LRU misses (reads
+ * only, the paper's stand-alone cache), the "timed" LRU replay that also
+ * follows fills and write hits as the timing L1D does (see replay_timed),
+ * the Belady misses, the compulsory misses (distinct lines: an unbounded
+ * cache), and the reads where the timed replay and the run disagree, and
+ * their MPKI when the warp instruction count is given.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,7 +43,10 @@ static void usage(FILE *out)
 struct sm_trace {
     uint64_t *e; /* belady entries: line, or BELADY_FLUSH */
     size_t n, cap;
-    uint64_t timing_misses;
+    struct tm_l1d_trace_rec *rec; /* every record, for the timed replay */
+    size_t nrec, rcap;
+    uint64_t timing_misses; /* the run's: new misses and merges into pending ones */
+    uint64_t timing_allocs; /* the new misses alone */
 };
 
 /* Line -> set as the run used it, sorted by line for bsearch. */
@@ -100,6 +106,86 @@ static bool push(struct sm_trace *t, uint64_t e)
     return true;
 }
 
+static bool push_rec(struct sm_trace *t, const struct tm_l1d_trace_rec *r)
+{
+    if (t->nrec == t->rcap) {
+        size_t cap = t->rcap ? 2 * t->rcap : 4096;
+        struct tm_l1d_trace_rec *p = realloc(t->rec, cap * sizeof(*p));
+
+        if (!p)
+            return false;
+        t->rec = p;
+        t->rcap = cap;
+    }
+    t->rec[t->nrec++] = *r;
+    return true;
+}
+
+/*
+ * LRU as the timing model's L1D does it: a line is the most recently used
+ * at its last read, write hit or fill; the victim is an invalid way, else
+ * the least recently used line not waiting for its fill. Returns the misses,
+ * and in *differ the reads on which the replay and the run disagree (hit or
+ * miss); a miss that finds every way waiting (the run would have retried)
+ * counts in *stuck and allocates nothing. Same-cycle ties, which the run
+ * breaks by way, follow the trace order here.
+ */
+struct tway {
+    uint64_t line, last;
+    bool valid, pending;
+};
+
+static uint64_t replay_timed(const struct sm_trace *t, uint32_t nsets, uint32_t assoc,
+                             bool line_sets, struct tway *w, uint64_t *differ, uint64_t *stuck)
+{
+    uint64_t misses = 0, seq = 0;
+
+    memset(w, 0, (size_t)nsets * assoc * sizeof(*w));
+    for (size_t i = 0; i < t->nrec; i++) {
+        const struct tm_l1d_trace_rec *r = &t->rec[i];
+        uint32_t set = line_sets ? (uint32_t)(r->line % nsets) : r->set, hit = assoc, vic = assoc;
+        struct tway *s = w + (size_t)set * assoc;
+
+        seq++;
+        if (r->kind == TM_L1D_TRACE_FLUSH) {
+            memset(w, 0, (size_t)nsets * assoc * sizeof(*w));
+            continue;
+        }
+        if (set >= nsets)
+            continue;
+        for (uint32_t k = 0; k < assoc && hit == assoc; k++)
+            if (s[k].valid && s[k].line == r->line)
+                hit = k;
+        if (r->kind == TM_L1D_TRACE_FILL || r->kind == TM_L1D_TRACE_WRITE) {
+            if (hit < assoc) {
+                s[hit].last = seq;
+                s[hit].pending &= r->kind != TM_L1D_TRACE_FILL;
+            }
+            continue;
+        }
+        *differ += (hit < assoc) != (r->kind != TM_L1D_TRACE_MISS);
+        if (hit < assoc) {
+            s[hit].last = seq;
+            continue;
+        }
+        misses++;
+        for (uint32_t k = 0; k < assoc; k++) {
+            if (!s[k].valid) {
+                vic = k;
+                break;
+            }
+            if (!s[k].pending && (vic == assoc || s[k].last < s[vic].last))
+                vic = k;
+        }
+        if (vic == assoc) {
+            (*stuck)++;
+            continue;
+        }
+        s[vic] = (struct tway){r->line, seq, true, true};
+    }
+    return misses;
+}
+
 /* Distinct lines between flushes: the misses of an unbounded cache (oracle 34). */
 static uint64_t compulsory(const struct sm_trace *t, uint64_t *scratch)
 {
@@ -142,12 +228,16 @@ static int load(const char *path, struct tm_l1d_trace_header *h, struct sm_trace
     if (!(sm = calloc(h->nsm, sizeof(*sm))))
         goto oom;
     while (fread(&r, sizeof(r), 1, f) == 1) {
-        if (r.sm >= h->nsm || r.kind > TM_L1D_TRACE_FLUSH ||
+        if (r.sm >= h->nsm || r.kind > TM_L1D_TRACE_MERGE ||
             (r.kind != TM_L1D_TRACE_FLUSH && r.set >= h->nsets)) {
             fprintf(stderr, "ptxsim belady: %s: a bad record (sm %u, kind %u, set %u)\n", path,
                     r.sm, r.kind, r.set);
             goto out;
         }
+        if (!push_rec(&sm[r.sm], &r))
+            goto oom;
+        if (r.kind == TM_L1D_TRACE_FILL || r.kind == TM_L1D_TRACE_WRITE)
+            continue;
         if (r.kind == TM_L1D_TRACE_FLUSH) {
             if (!push(&sm[r.sm], BELADY_FLUSH))
                 goto oom;
@@ -158,7 +248,8 @@ static int load(const char *path, struct tm_l1d_trace_header *h, struct sm_trace
                     r.line);
             goto out;
         }
-        sm[r.sm].timing_misses += r.kind == TM_L1D_TRACE_MISS;
+        sm[r.sm].timing_misses += r.kind != TM_L1D_TRACE_HIT;
+        sm[r.sm].timing_allocs += r.kind == TM_L1D_TRACE_MISS;
         if (!push(&sm[r.sm], r.line))
             goto oom;
         if (np == cap) {
@@ -200,8 +291,10 @@ out:
     free(pairs);
     fclose(f);
     if (rc && sm) {
-        for (uint32_t i = 0; i < h->nsm; i++)
+        for (uint32_t i = 0; i < h->nsm; i++) {
             free(sm[i].e);
+            free(sm[i].rec);
+        }
         free(sm);
         sm = NULL;
     }
@@ -281,11 +374,36 @@ static int stats_insts(const char *path, uint64_t *out)
     return 0;
 }
 
-static void print_row(const char *name, uint64_t reads, uint64_t timing, uint64_t lru, uint64_t bel,
-                      uint64_t comp)
+enum { C_READS, C_RUN, C_ALLOC, C_LRU, C_TIMED, C_BEL, C_COMP, C_DIFFER, C_STUCK, C_N };
+
+static void print_row(const char *name, const uint64_t *c)
 {
-    printf("%-6s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", name,
-           reads, timing, lru, bel, comp);
+    printf("%-6s", name);
+    for (int k = 0; k < C_N; k++)
+        printf(" %11" PRIu64, c[k]);
+    putchar('\n');
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * ((double)a - (double)b) / (double)b : 0.0;
+}
+
+static void print_totals(const uint64_t *tot, uint64_t insts)
+{
+    print_row("total", tot);
+    printf("LRU replay vs the run's misses %+.3f%%, vs its new misses (merges are hits to a "
+           "replay) %+.3f%%; timed LRU replay vs the new misses %+.3f%%\n",
+           pct(tot[C_LRU], tot[C_RUN]), pct(tot[C_LRU], tot[C_ALLOC]),
+           pct(tot[C_TIMED], tot[C_ALLOC]));
+    if (insts)
+        printf("MPKI (per 1000 of %" PRIu64 " warp instructions): run %.3f, LRU %.3f, "
+               "timed LRU %.3f, Belady %.3f, compulsory %.3f\n",
+               insts, 1000.0 * (double)tot[C_RUN] / (double)insts,
+               1000.0 * (double)tot[C_LRU] / (double)insts,
+               1000.0 * (double)tot[C_TIMED] / (double)insts,
+               1000.0 * (double)tot[C_BEL] / (double)insts,
+               1000.0 * (double)tot[C_COMP] / (double)insts);
 }
 
 int verb_belady(int argc, char **argv)
@@ -295,7 +413,8 @@ int verb_belady(int argc, char **argv)
     struct sm_trace *sm = NULL;
     struct set_map map = {0};
     struct belady_geom g;
-    uint64_t tot[5] = {0}, *scratch = NULL;
+    struct tway *ways = NULL;
+    uint64_t tot[C_N] = {0}, *scratch = NULL;
     size_t maxn = 0;
     int rc = parse_args(argc, argv, &o);
 
@@ -312,16 +431,17 @@ int verb_belady(int argc, char **argv)
     for (uint32_t i = 0; i < h.nsm; i++)
         maxn = sm[i].n > maxn ? sm[i].n : maxn;
     scratch = malloc((maxn ? maxn : 1) * sizeof(*scratch));
-    rc = scratch ? 0 : 1;
+    ways = malloc((size_t)g.nsets * g.assoc * sizeof(*ways));
+    rc = scratch && ways ? 0 : 1;
     printf("L1D trace %s: %u SMs, replayed as %u sets x %u ways of %u-byte lines%s\n", o.file,
            h.nsm, g.nsets, g.assoc, h.line_bytes, o.sets ? " (set = line mod sets)" : "");
-    printf("%-6s %12s %12s %12s %12s %12s\n", "sm", "reads", "run_misses", "lru_misses", "belady",
-           "compulsory");
+    printf("%-6s %11s %11s %11s %11s %11s %11s %11s %11s %11s\n", "sm", "reads", "run_misses",
+           "run_new", "lru", "timed_lru", "belady", "compulsory", "differ", "stuck");
     for (uint32_t i = 0; i < h.nsm && !rc; i++) {
         struct belady_result lru, bel;
         struct ps_err err;
         char name[16];
-        uint64_t comp;
+        uint64_t c[C_N] = {0};
 
         ps_err_clear(&err);
         if (belady_lru_misses(sm[i].e, sm[i].n, &g, &lru, &err) ||
@@ -330,31 +450,27 @@ int verb_belady(int argc, char **argv)
             rc = 1;
             break;
         }
-        comp = compulsory(&sm[i], scratch);
+        c[C_READS] = lru.reads;
+        c[C_RUN] = sm[i].timing_misses;
+        c[C_ALLOC] = sm[i].timing_allocs;
+        c[C_LRU] = lru.misses;
+        c[C_TIMED] =
+            replay_timed(&sm[i], g.nsets, g.assoc, o.sets != 0, ways, &c[C_DIFFER], &c[C_STUCK]);
+        c[C_BEL] = bel.misses;
+        c[C_COMP] = compulsory(&sm[i], scratch);
         snprintf(name, sizeof(name), "%u", i);
-        print_row(name, lru.reads, sm[i].timing_misses, lru.misses, bel.misses, comp);
-        tot[0] += lru.reads;
-        tot[1] += sm[i].timing_misses;
-        tot[2] += lru.misses;
-        tot[3] += bel.misses;
-        tot[4] += comp;
+        print_row(name, c);
+        for (int k = 0; k < C_N; k++)
+            tot[k] += c[k];
     }
-    if (!rc) {
-        print_row("total", tot[0], tot[1], tot[2], tot[3], tot[4]);
-        if (tot[1])
-            printf("LRU replay vs the run's misses: %+.3f%%\n",
-                   100.0 * ((double)tot[2] - (double)tot[1]) / (double)tot[1]);
-        if (o.insts)
-            printf("MPKI (per 1000 of %" PRIu64 " warp instructions): run %.3f, LRU %.3f, "
-                   "Belady %.3f, compulsory %.3f\n",
-                   o.insts, 1000.0 * (double)tot[1] / (double)o.insts,
-                   1000.0 * (double)tot[2] / (double)o.insts,
-                   1000.0 * (double)tot[3] / (double)o.insts,
-                   1000.0 * (double)tot[4] / (double)o.insts);
-    }
-    for (uint32_t i = 0; i < h.nsm; i++)
+    if (!rc)
+        print_totals(tot, o.insts);
+    for (uint32_t i = 0; i < h.nsm; i++) {
         free(sm[i].e);
+        free(sm[i].rec);
+    }
     free(sm);
+    free(ways);
     free(map.line);
     free(map.set);
     free(scratch);
