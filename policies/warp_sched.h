@@ -26,6 +26,9 @@ struct pol_warp_view {
     uint64_t insts;       /* warp instructions issued so far */
     uint64_t last_issue;  /* cycle of its last issue (0 = never) */
     bool paused;          /* its CTA is paused by the CTA policy (the SM tries it last) */
+    uint64_t grid;        /* the kernel launch's number (%gridid), the same in every run */
+    uint32_t cta_id;      /* linear CTA id in the grid */
+    uint32_t warp_in_cta; /* warp index within its CTA */
 };
 
 /* The next instruction of a warp, for may_issue (CCWS throttles loads only). */

@@ -38,6 +38,7 @@ struct tm_gpu {
     const char *l1_args;
     void *l1_shared; /* the L1D policy's GPU-wide state, or NULL */
     FILE *l1d_trace; /* -ptxsim_l1d_trace, or NULL */
+    FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
     uint64_t warp_seq;
@@ -104,7 +105,8 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
                              .cs = g->cs,
                              .cs_st = g->cs_st,
                              .l1d_shared = g->l1_shared,
-                             .l1d_trace = g->l1d_trace};
+                             .l1d_trace = g->l1d_trace,
+                             .warp_profile = g->warp_profile};
     g->sm = calloc(p->nsm, sizeof(*g->sm));
     if (!g->sm)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
@@ -154,7 +156,7 @@ static int find_policies(struct tm_gpu *g, struct ps_err *err)
     return g->cs_st ? 0 : PS_EINVAL;
 }
 
-/* -ptxsim_l1d_trace: the file and its header (timing/l1d_trace.h). */
+/* -ptxsim_warp_profile's file, and -ptxsim_l1d_trace's with its header (timing/l1d_trace.h). */
 static int open_l1d_trace(struct tm_gpu *g, struct ps_err *err)
 {
     const char *path = g->prm.l1d_trace;
@@ -163,6 +165,11 @@ static int open_l1d_trace(struct tm_gpu *g, struct ps_err *err)
                                     .assoc = g->prm.l1d.assoc,
                                     .line_bytes = g->prm.l1d.line_bytes};
 
+    if (g->prm.warp_profile && *g->prm.warp_profile) {
+        g->warp_profile = fopen(g->prm.warp_profile, "w");
+        if (!g->warp_profile || fputs("grid,cta,warp,sm,start,end\n", g->warp_profile) < 0)
+            return ps_err_set(err, PS_EIO, "cannot write the warp profile %s", g->prm.warp_profile);
+    }
     if (!path || !*path)
         return 0;
     memcpy(h.magic, TM_L1D_TRACE_MAGIC, sizeof(h.magic));
@@ -249,6 +256,8 @@ void tm_gpu_destroy(struct tm_gpu *g)
     machine_free(g);
     if (g->l1d_trace && fclose(g->l1d_trace))
         fprintf(stderr, "ptxsim: cannot write the L1D trace %s\n", g->prm.l1d_trace);
+    if (g->warp_profile && fclose(g->warp_profile))
+        fprintf(stderr, "ptxsim: cannot write the warp profile %s\n", g->prm.warp_profile);
     if (g->cs && g->cs_st)
         g->cs->destroy(g->cs_st);
     ps_config_free(&g->cfg);

@@ -10,6 +10,7 @@
  * The scoreboard is a per-register "ready at" cycle: ALU results become
  * readable after their latency, load results when the last request returns.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -918,6 +919,10 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     ibuffer_advance(s, h, ii);
     if (w->state == ISA_WARP_DONE) {
         h->exited = true;
+        if (s->env.warp_profile)
+            fprintf(s->env.warp_profile,
+                    "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+                    s->L->gridid, h->cta->c.linear, w->id, s->id, h->born, s->now);
         if (!h->loads)
             warp_free(s, slot);
     }
@@ -939,6 +944,9 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->insts = h->insts;
     v->last_issue = h->last_issue;
     v->paused = h->cta && h->cta->paused;
+    v->grid = s->L ? s->L->gridid : 0;
+    v->cta_id = h->cta ? h->cta->c.linear : 0;
+    v->warp_in_cta = h->w ? h->w->id : 0;
 }
 
 static void count_why(struct tm_sm *s, enum why y)
