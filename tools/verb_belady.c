@@ -26,17 +26,31 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: ptxsim belady FILE [--sets N] [--assoc N] [--insts N | --stats JSON]\n"
-                 "Replays an L1D read trace (recorded with -o ptxsim_l1d_trace=FILE) per SM\n"
-                 "with LRU and with Belady-optimal replacement and prints, per SM and in\n"
-                 "total: reads, the run's L1D misses, LRU misses, Belady misses and\n"
-                 "compulsory misses (distinct lines, i.e. an unbounded cache).\n"
-                 "  --sets N     sets of the replayed cache (default the run's L1D; with\n"
-                 "               --sets the set is line %% N, else the set the run used)\n"
-                 "  --assoc N    ways (default the run's L1D)\n"
-                 "  --insts N    warp instructions of the run, for MPKI\n"
-                 "  --stats JSON take them from a `ptxsim run --stats` file\n"
-                 "               (timing_total.warp_insn)\n");
+    fputs("usage: ptxsim belady FILE [--sets N] [--assoc N] [--insts N | --stats JSON]\n"
+          "Replays an L1D trace (recorded with -o ptxsim_l1d_trace=FILE) per SM and\n"
+          "prints, per SM and in total:\n"
+          "  reads       reads the run's L1D looked up\n"
+          "  run_misses  the run's misses as its statistics count them (new misses\n"
+          "              and merges into pending ones)\n"
+          "  run_new     the run's new misses alone\n"
+          "  lru         misses of an LRU cache replaying the reads only\n"
+          "  timed_lru   LRU as the timing L1D does it: fills and write hits refresh a\n"
+          "              line, a line waiting for its fill is never evicted\n"
+          "  belady      misses with Belady-optimal replacement on the reads\n"
+          "  compulsory  distinct lines (an unbounded cache)\n"
+          "  intra_hits, inter_hits\n"
+          "              the run's hits by the warp slot that allocated the line or by\n"
+          "              another one (in the timed replay)\n"
+          "  differ      reads on which the timed replay and the run disagree\n"
+          "  stuck       timed-replay misses that found every way waiting for a fill\n"
+          "and the MPKI with the run's warp instructions.\n"
+          "  --sets N     sets of the replayed cache (default the run's L1D; with\n"
+          "               --sets the set is line mod N, else the set the run used)\n"
+          "  --assoc N    ways (default the run's L1D)\n"
+          "  --insts N    warp instructions of the run, for MPKI\n"
+          "  --stats JSON take them from a `ptxsim run --stats` file\n"
+          "               (timing_total.warp_insn)\n",
+          out);
 }
 
 /* One SM's part of the trace. */
@@ -133,10 +147,17 @@ static bool push_rec(struct sm_trace *t, const struct tm_l1d_trace_rec *r)
 struct tway {
     uint64_t line, last;
     bool valid, pending;
+    uint16_t warp; /* the warp slot that allocated it */
+};
+
+/* What the timed replay counts besides its misses. */
+struct timed {
+    uint64_t differ, stuck;
+    uint64_t intra, inter; /* the run's hits by the allocating warp or another (oracle 33) */
 };
 
 static uint64_t replay_timed(const struct sm_trace *t, uint32_t nsets, uint32_t assoc,
-                             bool line_sets, struct tway *w, uint64_t *differ, uint64_t *stuck)
+                             bool line_sets, struct tway *w, struct timed *out)
 {
     uint64_t misses = 0, seq = 0;
 
@@ -163,9 +184,13 @@ static uint64_t replay_timed(const struct sm_trace *t, uint32_t nsets, uint32_t 
             }
             continue;
         }
-        *differ += (hit < assoc) != (r->kind != TM_L1D_TRACE_MISS);
+        out->differ += (hit < assoc) != (r->kind != TM_L1D_TRACE_MISS);
         if (hit < assoc) {
             s[hit].last = seq;
+            if (r->kind == TM_L1D_TRACE_HIT && s[hit].warp == r->warp)
+                out->intra++;
+            else if (r->kind == TM_L1D_TRACE_HIT)
+                out->inter++;
             continue;
         }
         misses++;
@@ -178,10 +203,10 @@ static uint64_t replay_timed(const struct sm_trace *t, uint32_t nsets, uint32_t 
                 vic = k;
         }
         if (vic == assoc) {
-            (*stuck)++;
+            out->stuck++;
             continue;
         }
-        s[vic] = (struct tway){r->line, seq, true, true};
+        s[vic] = (struct tway){r->line, seq, true, true, r->warp};
     }
     return misses;
 }
@@ -374,7 +399,20 @@ static int stats_insts(const char *path, uint64_t *out)
     return 0;
 }
 
-enum { C_READS, C_RUN, C_ALLOC, C_LRU, C_TIMED, C_BEL, C_COMP, C_DIFFER, C_STUCK, C_N };
+enum {
+    C_READS,
+    C_RUN,
+    C_ALLOC,
+    C_LRU,
+    C_TIMED,
+    C_BEL,
+    C_COMP,
+    C_INTRA,
+    C_INTER,
+    C_DIFFER,
+    C_STUCK,
+    C_N
+};
 
 static void print_row(const char *name, const uint64_t *c)
 {
@@ -435,13 +473,15 @@ int verb_belady(int argc, char **argv)
     rc = scratch && ways ? 0 : 1;
     printf("L1D trace %s: %u SMs, replayed as %u sets x %u ways of %u-byte lines%s\n", o.file,
            h.nsm, g.nsets, g.assoc, h.line_bytes, o.sets ? " (set = line mod sets)" : "");
-    printf("%-6s %11s %11s %11s %11s %11s %11s %11s %11s %11s\n", "sm", "reads", "run_misses",
-           "run_new", "lru", "timed_lru", "belady", "compulsory", "differ", "stuck");
+    printf("%-6s %11s %11s %11s %11s %11s %11s %11s %11s %11s %11s %11s\n", "sm", "reads",
+           "run_misses", "run_new", "lru", "timed_lru", "belady", "compulsory", "intra_hits",
+           "inter_hits", "differ", "stuck");
     for (uint32_t i = 0; i < h.nsm && !rc; i++) {
         struct belady_result lru, bel;
         struct ps_err err;
         char name[16];
         uint64_t c[C_N] = {0};
+        struct timed tm = {0};
 
         ps_err_clear(&err);
         if (belady_lru_misses(sm[i].e, sm[i].n, &g, &lru, &err) ||
@@ -454,8 +494,11 @@ int verb_belady(int argc, char **argv)
         c[C_RUN] = sm[i].timing_misses;
         c[C_ALLOC] = sm[i].timing_allocs;
         c[C_LRU] = lru.misses;
-        c[C_TIMED] =
-            replay_timed(&sm[i], g.nsets, g.assoc, o.sets != 0, ways, &c[C_DIFFER], &c[C_STUCK]);
+        c[C_TIMED] = replay_timed(&sm[i], g.nsets, g.assoc, o.sets != 0, ways, &tm);
+        c[C_INTRA] = tm.intra;
+        c[C_INTER] = tm.inter;
+        c[C_DIFFER] = tm.differ;
+        c[C_STUCK] = tm.stuck;
         c[C_BEL] = bel.misses;
         c[C_COMP] = compulsory(&sm[i], scratch);
         snprintf(name, sizeof(name), "%u", i);
