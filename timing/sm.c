@@ -523,7 +523,7 @@ static bool take_replies(struct tm_sm *s)
 
         lat_record(s, s->now - r.t_issue);
         mem_cache_fill(c, &r, s->now);
-        if (c == s->l1d && s->env.l1d_trace)
+        if (c == s->l1d && s->env.l1d_trace && r.type == MEM_READ)
             l1d_trace(s, &r, TM_L1D_TRACE_FILL);
         any = true;
     }

@@ -142,7 +142,8 @@ static bool push_rec(struct sm_trace *t, const struct tm_l1d_trace_rec *r)
  * and in *differ the reads on which the replay and the run disagree (hit or
  * miss); a miss that finds every way waiting (the run would have retried)
  * counts in *stuck and allocates nothing. Same-cycle ties, which the run
- * breaks by way, follow the trace order here.
+ * breaks by way, follow the trace order here; after such a difference a
+ * line the run hit but the replay missed is allocated valid, not waiting.
  */
 struct tway {
     uint64_t line, last;
@@ -178,7 +179,8 @@ static uint64_t replay_timed(const struct sm_trace *t, uint32_t nsets, uint32_t 
             if (s[k].valid && s[k].line == r->line)
                 hit = k;
         if (r->kind == TM_L1D_TRACE_FILL || r->kind == TM_L1D_TRACE_WRITE) {
-            if (hit < assoc) {
+            /* a fill for a line not waiting (a read sent around the cache) changes nothing */
+            if (hit < assoc && (r->kind == TM_L1D_TRACE_WRITE || s[hit].pending)) {
                 s[hit].last = seq;
                 s[hit].pending &= r->kind != TM_L1D_TRACE_FILL;
             }
@@ -206,7 +208,8 @@ static uint64_t replay_timed(const struct sm_trace *t, uint32_t nsets, uint32_t 
             out->stuck++;
             continue;
         }
-        s[vic] = (struct tway){r->line, seq, true, true, r->warp};
+        /* a read the run hit has its data: waiting for a fill that never comes would jam the set */
+        s[vic] = (struct tway){r->line, seq, true, r->kind != TM_L1D_TRACE_HIT, r->warp};
     }
     return misses;
 }
