@@ -111,7 +111,9 @@ void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx,
  * Something that wants to see the cache's traffic (an SM forwarding it to a
  * warp scheduler such as CCWS): every counted access (MEM_OBS_HIT or
  * MEM_OBS_MISS, r the request), and every eviction of a valid line
- * (MEM_OBS_EVICT, r NULL, line and the warp that allocated it).
+ * (MEM_OBS_EVICT, line and the warp that allocated it; r describes the line
+ * as the request that allocated it, its t_issue the allocation cycle, so an
+ * observer can tell a slot's earlier warp from its current one).
  */
 enum mem_obs_kind { MEM_OBS_HIT, MEM_OBS_MISS, MEM_OBS_EVICT };
 typedef void (*mem_cache_observer)(void *ctx, enum mem_obs_kind kind, const struct mem_req *r,

@@ -226,8 +226,18 @@ void mem_cache_evict(struct mem_cache *c, uint32_t idx, uint32_t set, uint64_t n
             line_view(l, &v);
             c->pol->on_evict(c->pol_st, &v, set, idx - set * c->g.assoc, now);
         }
-        if (c->obs)
-            c->obs(c->obs_ctx, MEM_OBS_EVICT, NULL, l->tag, l->warp, now);
+        if (c->obs) {
+            /* The line as the request that allocated it: t_issue is the allocation cycle. */
+            struct mem_req a = {.addr = l->tag << c->line_shift,
+                                .type = MEM_READ,
+                                .space = l->space,
+                                .sm = l->sm,
+                                .warp = l->warp,
+                                .pc = l->pc,
+                                .t_issue = l->insert_time};
+
+            c->obs(c->obs_ctx, MEM_OBS_EVICT, &a, l->tag, l->warp, now);
+        }
         c->st.evictions++;
     }
     l->valid = l->dirty = l->pending = 0;

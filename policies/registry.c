@@ -23,7 +23,7 @@ struct entry {
 static const struct entry warp_tab[] = {
     {"lrr", &pol_ws_lrr},       {"gto", &pol_ws_gto},     {"two_level_active", &pol_ws_two_level},
     {"oldest", &pol_ws_oldest}, {"swl", &pol_ws_swl},     {"warp_limiting", &pol_ws_warp_limiting},
-    {"ccws", &pol_ws_ccws},     {"gcaws", &pol_ws_gcaws},
+    {"ccws", &pol_ws_ccws},     {"gcaws", &pol_ws_gcaws}, {"caws", &pol_ws_caws},
 };
 
 static const struct entry cta_tab[] = {

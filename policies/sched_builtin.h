@@ -7,6 +7,7 @@
 #ifndef PTXSIM_POLICIES_SCHED_BUILTIN_H
 #define PTXSIM_POLICIES_SCHED_BUILTIN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct pol_warp_sched_ops;
@@ -21,6 +22,7 @@ extern const struct pol_warp_sched_ops pol_ws_swl;           /* ws_swl.c: swl:N,
 extern const struct pol_warp_sched_ops pol_ws_warp_limiting; /* ws_swl.c: GPGPU-Sim's form */
 extern const struct pol_warp_sched_ops pol_ws_ccws;          /* ws_ccws.c: CCWS over GTO */
 extern const struct pol_warp_sched_ops pol_ws_gcaws;         /* ws_gcaws.c: CAWA gCAWS + CPL */
+extern const struct pol_warp_sched_ops pol_ws_caws;          /* ws_caws.c: oracle CAWS, ch. 3 */
 
 extern const struct pol_cta_sched_ops pol_cta_rr;     /* cta_rr.c: maximum occupancy */
 extern const struct pol_cta_sched_ops pol_cta_static; /* cta_static.c: a fixed limit */
@@ -28,5 +30,9 @@ extern const struct pol_cta_sched_ops pol_cta_dyncta; /* cta_dyncta.c: DYNCTA, s
 
 /* DYNCTA's series of n as CSV ("kernel,cycle,sm,n"); its table's dump op. */
 int pol_cta_dyncta_dump(const void *st, FILE *out, struct ps_err *err);
+
+/* caws (for tests): a slot's class (0 normal, 1 critical, 2 fast, -1 none) and counter. */
+int pol_ws_caws_class(const void *st, uint32_t slot);
+uint32_t pol_ws_caws_counter(const void *st, uint32_t slot);
 
 #endif

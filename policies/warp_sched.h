@@ -26,6 +26,9 @@ struct pol_warp_view {
     uint64_t insts;       /* warp instructions issued so far */
     uint64_t last_issue;  /* cycle of its last issue (0 = never) */
     bool paused;          /* its CTA is paused by the CTA policy (the SM tries it last) */
+    uint64_t grid;        /* the kernel launch's number (%gridid), the same in every run */
+    uint32_t cta_id;      /* linear CTA id in the grid */
+    uint32_t warp_in_cta; /* warp index within its CTA */
 };
 
 /* The next instruction of a warp, for may_issue (CCWS throttles loads only). */
@@ -50,6 +53,16 @@ enum pol_mem_event {
     POL_MEM_L1_HIT,   /* warp `slot` hit line `line` */
     POL_MEM_L1_MISS,  /* warp `slot` missed on line `line` */
     POL_MEM_L1_EVICT, /* line `line`, allocated by warp `slot`, was evicted */
+    /*
+     * Warp `slot` wrote line `line` with a global store (hit or miss; sent to
+     * every scheduler of the SM, since a write concerns every warp's lines).
+     */
+    POL_MEM_L1_WRITE,
+    /*
+     * Line `line` was evicted, but the warp that allocated it has left slot
+     * `slot` since (the slot is empty or holds a newer warp).
+     */
+    POL_MEM_L1_EVICT_EXITED,
 };
 
 struct pol_warp_sched_params {

@@ -38,11 +38,25 @@
  * (as swl does): with one scheduler per SM, as in the paper, that is the
  * per-core mechanism exactly.
  *
+ * decay=inst instead counts one decay step per decay_period instructions
+ * this scheduler issues (seed ambiguity 1 asks for a configurable decay
+ * clock): on a memory-bound SM that issues a few instructions per hundred
+ * cycles, a throttling episode then outlives a load's round trip. Scores
+ * stand still while nothing issues, so a barred warp whose CTA waits for it
+ * at a barrier may load until it gets there.
+ *
+ * Writes: a global store to a line removes it from every warp's VTA
+ * (write-evict; the authors' code, oracle 31); vta_write=keep ignores
+ * stores. An eviction of a line whose allocating warp has since left the
+ * slot (POL_MEM_L1_EVICT_EXITED, the SM compares the line's allocation
+ * cycle with the slot's current warp) goes into no VTA.
+ *
  * Options ("ccws:key=value,key=value"; defaults are the paper's Table 3):
  * vta_entries=16, vta_assoc=8, vta_repl=fifo|lru, k_throttle=8, base=100,
  * decay_period=1, boundary=before|within, tie=age|slot, reclamp=0|1 (the
  * authors' code also clamps every score to the current LLDS at each decay
- * step), reset=idle|never, series_cap=16384.
+ * step), reset=idle|never, decay=cycle|inst, vta_write=invalidate|keep,
+ * series_cap=16384.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -59,10 +73,13 @@ enum { REPL_FIFO, REPL_LRU };
 enum { BOUNDARY_BEFORE, BOUNDARY_WITHIN };
 enum { TIE_AGE, TIE_SLOT };
 enum { RESET_IDLE, RESET_NEVER };
+enum { DECAY_CYCLE, DECAY_INST };
+enum { WRITE_INVALIDATE, WRITE_KEEP };
 
 /* Every option is a uint32_t; words-valued ones hold the index of the word. */
 struct ccws_opts {
     uint32_t entries, assoc, repl, k, base, decay_period, boundary, tie, reclamp, reset;
+    uint32_t decay, vta_write;
     uint32_t series_cap;
 };
 
@@ -77,6 +94,8 @@ static const struct ccws_opts defaults = {
     .tie = TIE_AGE,
     .reclamp = 0,
     .reset = RESET_IDLE,
+    .decay = DECAY_CYCLE,
+    .vta_write = WRITE_INVALIDATE,
     .series_cap = 16384,
 };
 
@@ -84,6 +103,8 @@ static const char *const repl_words[] = {"fifo", "lru", NULL};
 static const char *const boundary_words[] = {"before", "within", NULL};
 static const char *const tie_words[] = {"age", "slot", NULL};
 static const char *const reset_words[] = {"idle", "never", NULL};
+static const char *const decay_words[] = {"cycle", "inst", NULL};
+static const char *const write_words[] = {"invalidate", "keep", NULL};
 
 struct key {
     const char *name;
@@ -105,6 +126,8 @@ static const struct key keys[] = {
     {"tie", OPT(tie), 0, 0, tie_words},
     {"reclamp", OPT(reclamp), 0, 1, NULL},
     {"reset", OPT(reset), 0, 0, reset_words},
+    {"decay", OPT(decay), 0, 0, decay_words},
+    {"vta_write", OPT(vta_write), 0, 0, write_words},
     {"series_cap", OPT(series_cap), 0, 1u << 24, NULL},
 };
 
@@ -133,7 +156,7 @@ struct ccws {
     uint64_t greedy_age;
     uint32_t resident; /* warps in this scheduler's slots, from the events */
     bool anchored;     /* decay_at is meaningful */
-    uint64_t decay_at; /* decay has been applied up to this cycle */
+    uint64_t decay_at; /* decay has been applied up to this cycle (decay=inst: instruction) */
     struct pol_ccws_stats st;
     uint64_t *hist;            /* [max_warps + 1]: cycles by permitted count */
     struct ccws_point *series; /* the changes of (active, permitted), oldest first */
@@ -340,11 +363,16 @@ static void reclamp(struct ccws *s)
             s->w[i].lls = cap;
 }
 
-/* Applies the decay of the cycles up to now: one point per decay_period, down to the base. */
+/*
+ * Applies the decay up to now: one point per decay_period cycles (decay=inst:
+ * per decay_period instructions issued by this scheduler), down to the base.
+ */
 static void advance(struct ccws *s, uint64_t now)
 {
     uint64_t steps;
 
+    if (s->o.decay == DECAY_INST)
+        now = s->st.issued;
     if (!s->anchored || now < s->decay_at) {
         s->anchored = true;
         s->decay_at = now;
@@ -475,6 +503,34 @@ static void record(struct ccws *s, uint64_t now)
         s->series_dropped++;
 }
 
+/*
+ * With decay=inst the scores stand still while nothing issues, so a barred
+ * warp whose CTA-mates wait for it at a barrier would wait for ever: such
+ * warps may load until they reach the barrier (as swl lets them run,
+ * oracle 13). Returns how many warps this permitted.
+ */
+static uint32_t release_barrier_mates(struct ccws *s, const struct pol_warp_view *v,
+                                      const uint32_t *idx, uint32_t n)
+{
+    uint32_t freed = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        const struct pol_warp_view *x = &v[idx[i]];
+        struct ccws_warp *w = &s->w[x->slot];
+
+        if (w->permitted || x->at_barrier)
+            continue;
+        for (uint32_t j = 0; j < n; j++)
+            if (v[idx[j]].at_barrier && v[idx[j]].cta == x->cta) {
+                w->permitted = true;
+                freed++;
+                s->st.barrier_released++;
+                break;
+            }
+    }
+    return freed;
+}
+
 /* The cutoff test: which of the n warps in idx may load this cycle. */
 static void cutoff_test(struct ccws *s, const struct pol_warp_view *v, const uint32_t *idx,
                         uint32_t n, uint64_t now)
@@ -494,6 +550,8 @@ static void cutoff_test(struct ccws *s, const struct pol_warp_view *v, const uin
         permitted += w->permitted;
         prefix = with;
     }
+    if (s->o.decay == DECAY_INST)
+        permitted += release_barrier_mates(s, v, idx, n);
     s->st.permitted = permitted;
     s->st.cutoff = (uint32_t)cut;
     record(s, now);
@@ -537,6 +595,8 @@ static void ccws_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
     s->greedy_age = w->age;
     s->st.issued++;
     s->st.llds_insts++;
+    if (s->o.decay == DECAY_INST)
+        advance(s, now);
 }
 
 static void ccws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now)
@@ -568,6 +628,14 @@ static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t 
     switch (e) {
     case POL_MEM_L1_HIT:
         s->st.l1_hits++;
+        break;
+    case POL_MEM_L1_EVICT_EXITED: /* its allocator has left: nobody's lost locality */
+        s->st.evict_dropped++;
+        break;
+    case POL_MEM_L1_WRITE: /* write-evict: the line is nobody's to lose any more */
+        s->st.writes++;
+        if (s->o.vta_write == WRITE_INVALIDATE)
+            s->st.vta_write_invalidated += pol_ccws_vta_invalidate(s->vta, line);
         break;
     case POL_MEM_L1_EVICT:
         if (!s->w[slot].occupied) {
@@ -630,11 +698,13 @@ static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, 
 
     fprintf(f,
             "# vta_probes=%" PRIu64 " vta_hits=%" PRIu64 " vta_hit_rate=%.6f vta_inserts=%" PRIu64
-            " evict_dropped=%" PRIu64 " l1_hits=%" PRIu64 " issued=%" PRIu64 " cycles=%" PRIu64
+            " evict_dropped=%" PRIu64 " writes=%" PRIu64 " vta_write_invalidated=%" PRIu64
+            " barrier_released=%" PRIu64 " l1_hits=%" PRIu64 " issued=%" PRIu64 " cycles=%" PRIu64
             " throttled_cycles=%" PRIu64 " loads_held=%" PRIu64
             " mean_active=%.4f mean_permitted=%.4f series_dropped=%" PRIu64 "\n",
-            c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->l1_hits,
-            c->issued, c->cycles, c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
+            c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->writes,
+            c->vta_write_invalidated, c->barrier_released, c->l1_hits, c->issued, c->cycles,
+            c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
             (double)c->permitted_sum / cyc, s->series_dropped);
     fputs("# permitted_hist", f);
     for (uint32_t i = 0; i <= s->max_warps; i++)

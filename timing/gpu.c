@@ -16,6 +16,7 @@
 #include "isa/resources.h"
 #include "policies/registry.h"
 #include "timing/gpu.h"
+#include "timing/l1d_trace.h"
 #include "timing/sm.h"
 
 enum { D_CORE, D_ICNT, D_L2, D_DRAM, D_COUNT };
@@ -36,6 +37,8 @@ struct tm_gpu {
     const struct pol_l1d_ops *l1p;
     const char *l1_args;
     void *l1_shared; /* the L1D policy's GPU-wide state, or NULL */
+    FILE *l1d_trace; /* -ptxsim_l1d_trace, or NULL */
+    FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
     uint64_t warp_seq;
@@ -92,8 +95,18 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
         return err && err->code ? err->code : PS_ENOMEM;
     if ((rc = l1d_shared_build(g, err)))
         return rc;
-    env = (struct tm_sm_env){p, g->ms, g->ws, g->ws_args, g->l1p, g->l1_args,
-                             p->nsm, g->cs, g->cs_st, g->l1_shared};
+    env = (struct tm_sm_env){.prm = p,
+                             .ms = g->ms,
+                             .ws = g->ws,
+                             .ws_args = g->ws_args,
+                             .l1d_pol = g->l1p,
+                             .l1d_args = g->l1_args,
+                             .nsm = p->nsm,
+                             .cs = g->cs,
+                             .cs_st = g->cs_st,
+                             .l1d_shared = g->l1_shared,
+                             .l1d_trace = g->l1d_trace,
+                             .warp_profile = g->warp_profile};
     g->sm = calloc(p->nsm, sizeof(*g->sm));
     if (!g->sm)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
@@ -143,6 +156,29 @@ static int find_policies(struct tm_gpu *g, struct ps_err *err)
     return g->cs_st ? 0 : PS_EINVAL;
 }
 
+/* -ptxsim_warp_profile's file, and -ptxsim_l1d_trace's with its header (timing/l1d_trace.h). */
+static int open_l1d_trace(struct tm_gpu *g, struct ps_err *err)
+{
+    const char *path = g->prm.l1d_trace;
+    struct tm_l1d_trace_header h = {.nsm = g->prm.nsm,
+                                    .nsets = g->prm.l1d.nsets,
+                                    .assoc = g->prm.l1d.assoc,
+                                    .line_bytes = g->prm.l1d.line_bytes};
+
+    if (g->prm.warp_profile && *g->prm.warp_profile) {
+        g->warp_profile = fopen(g->prm.warp_profile, "w");
+        if (!g->warp_profile || fputs("grid,cta,warp,sm,start,end\n", g->warp_profile) < 0)
+            return ps_err_set(err, PS_EIO, "cannot write the warp profile %s", g->prm.warp_profile);
+    }
+    if (!path || !*path)
+        return 0;
+    memcpy(h.magic, TM_L1D_TRACE_MAGIC, sizeof(h.magic));
+    g->l1d_trace = fopen(path, "wb");
+    if (!g->l1d_trace || fwrite(&h, sizeof(h), 1, g->l1d_trace) != 1)
+        return ps_err_set(err, PS_EIO, "cannot write the L1D trace %s", path);
+    return 0;
+}
+
 int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm_gpu **out,
                   struct ps_err *err)
 {
@@ -153,8 +189,9 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
     if (!g)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     g->dev = dev;
-    if ((rc = ps_config_copy(&g->cfg, cfg)) || (rc = tm_params_from_config(&g->cfg, &g->prm, err)) ||
-        (rc = find_policies(g, err)) || (rc = machine_build(g, err))) {
+    if ((rc = ps_config_copy(&g->cfg, cfg)) ||
+        (rc = tm_params_from_config(&g->cfg, &g->prm, err)) || (rc = find_policies(g, err)) ||
+        (rc = open_l1d_trace(g, err)) || (rc = machine_build(g, err))) {
         tm_gpu_destroy(g);
         return rc;
     }
@@ -217,6 +254,10 @@ void tm_gpu_destroy(struct tm_gpu *g)
     if (g->ws && g->cs)
         write_policy_traces(g);
     machine_free(g);
+    if (g->l1d_trace && fclose(g->l1d_trace))
+        fprintf(stderr, "ptxsim: cannot write the L1D trace %s\n", g->prm.l1d_trace);
+    if (g->warp_profile && fclose(g->warp_profile))
+        fprintf(stderr, "ptxsim: cannot write the warp profile %s\n", g->prm.warp_profile);
     if (g->cs && g->cs_st)
         g->cs->destroy(g->cs_st);
     ps_config_free(&g->cfg);

@@ -49,6 +49,8 @@ struct tm_params {
     const char *warp_sched, *cta_sched, *l1d_policy;
     uint32_t cta_limit, sample_period;
     const char *policy_trace; /* file prefix, "" = none */
+    const char *l1d_trace;    /* L1D read trace file, "" = none */
+    const char *warp_profile; /* per-warp execution times (CSV), "" = none */
     /* Run control. */
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;

@@ -10,6 +10,7 @@
  * The scoreboard is a per-register "ready at" cycle: ALU results become
  * readable after their latency, load results when the last request returns.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 #include "isa/opcode.h"
 #include "memsys/coalesce.h"
 #include "policies/util.h"
+#include "timing/l1d_trace.h"
 #include "timing/sm.h"
 
 #define NEVER UINT64_MAX
@@ -31,6 +33,7 @@ struct hwarp {
     struct isa_warp *w; /* NULL: free slot */
     struct cta *cta;
     uint64_t age;
+    uint64_t born; /* cycle it entered the slot: older L1D lines are its predecessors' */
     uint32_t ib_fidx, ib_pc, ib_n; /* I-buffer: ib_n instructions from ib_pc */
     uint64_t ib_ready;             /* when the fetched instructions can issue */
     bool fetching, ctrl, exited;
@@ -151,10 +154,36 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
                            : kind == MEM_OBS_MISS ? POL_MEM_L1_MISS
                                                   : POL_MEM_L1_EVICT;
 
-    if (r && r->type != MEM_READ)
+    if (r->type != MEM_READ || warp >= s->prm->max_warps)
+        return; /* writes reach the schedulers from the LD/ST unit (POL_MEM_L1_WRITE) */
+    /* A line allocated before the slot's current warp arrived belongs to a warp that has exited. */
+    if (kind == MEM_OBS_EVICT && (!s->wp[warp].w || r->t_issue < s->wp[warp].born))
+        e = POL_MEM_L1_EVICT_EXITED;
+    s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
+}
+
+/* -ptxsim_l1d_trace: one record of what this SM's L1D saw. */
+static void l1d_trace(struct tm_sm *s, const struct mem_req *r, enum tm_l1d_trace_kind kind)
+{
+    struct tm_l1d_trace_rec t = {.sm = (uint16_t)s->id, .kind = (uint8_t)kind};
+
+    if (r) {
+        t.line = r->addr / s->prm->l1d.line_bytes;
+        t.warp = r->warp;
+        t.set = (uint16_t)mem_cache_geom_set_index(&s->prm->l1d, r->addr);
+    }
+    fwrite(&t, sizeof(t), 1, s->env.l1d_trace);
+}
+
+/* A global store reached the L1D: every scheduler hears of it (CCWS drops it from all VTAs). */
+static void l1d_write_seen(struct tm_sm *s, const struct mem_req *r)
+{
+    uint64_t line = r->addr / s->prm->l1d.line_bytes;
+
+    if (!s->env.ws->on_mem || r->type != MEM_WRITE || r->space != MEM_GLOBAL)
         return;
-    if (warp < s->prm->max_warps)
-        s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
+    for (uint32_t i = 0; i < s->prm->nsched; i++)
+        s->env.ws->on_mem(s->sched[i], POL_MEM_L1_WRITE, r->warp, line, s->now);
 }
 
 /*
@@ -310,8 +339,11 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
 
 void tm_sm_kernel_end(struct tm_sm *s)
 {
-    if (s->prm->flush_l1)
+    if (s->prm->flush_l1) {
         mem_cache_invalidate(s->l1d);
+        if (s->env.l1d_trace)
+            l1d_trace(s, NULL, TM_L1D_TRACE_FLUSH);
+    }
     /* Instructions of the next kernel live at other addresses; constants may change. */
     mem_cache_invalidate(s->l1c);
     s->L = NULL;
@@ -387,6 +419,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         h->w = &c->c.warps[i];
         h->cta = c;
         h->age = (*warp_seq)++;
+        h->born = s->now;
         h->ib_n = 0;
         h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
         h->loads = 0;
@@ -542,6 +575,8 @@ static bool take_replies(struct tm_sm *s)
 
         lat_record(s, s->now - r.t_issue);
         mem_cache_fill(c, &r, s->now);
+        if (c == s->l1d && s->env.l1d_trace && r.type == MEM_READ)
+            l1d_trace(s, &r, TM_L1D_TRACE_FILL);
         any = true;
     }
     while (mem_cache_pop_ready(s->l1i, &r))
@@ -598,6 +633,7 @@ static bool rq_cycle(struct tm_sm *s)
     res = mem_cache_access(s->l1d, r, s->now);
     if (res == MEM_RESFAIL)
         return true;
+    l1d_write_seen(s, r);
     if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
         hit_push(s, s->now + s->prm->l1_latency, r->uid);
     if (q->last[q->head])
@@ -628,6 +664,15 @@ static bool ldst_cycle(struct tm_sm *s)
     res = mem_cache_access(s->ldq_const ? s->l1c : s->l1d, r, s->now);
     if (res == MEM_RESFAIL)
         return true;
+    if (!s->ldq_const)
+        l1d_write_seen(s, r);
+    if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
+        l1d_trace(s, r,
+                  res == MEM_HIT            ? TM_L1D_TRACE_HIT
+                  : res == MEM_HIT_RESERVED ? TM_L1D_TRACE_MERGE
+                                            : TM_L1D_TRACE_MISS);
+    else if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_WRITE && res == MEM_HIT)
+        l1d_trace(s, r, TM_L1D_TRACE_WRITE);
     if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
         hit_push(s, s->now + s->prm->l1_latency, r->uid);
     s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
@@ -981,6 +1026,10 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     ibuffer_advance(s, h, ii);
     if (w->state == ISA_WARP_DONE) {
         h->exited = true;
+        if (s->env.warp_profile)
+            fprintf(s->env.warp_profile,
+                    "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+                    s->L->gridid, h->cta->c.linear, w->id, s->id, h->born, s->now);
         if (!h->loads)
             warp_free(s, slot);
     }
@@ -1002,6 +1051,9 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->insts = h->insts;
     v->last_issue = h->last_issue;
     v->paused = h->cta && h->cta->paused;
+    v->grid = s->L ? s->L->gridid : 0;
+    v->cta_id = h->cta ? h->cta->c.linear : 0;
+    v->warp_in_cta = h->w ? h->w->id : 0;
 }
 
 static void count_why(struct tm_sm *s, enum why y)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "isa/warp.h"
 #include "memsys/cache.h"
@@ -54,6 +55,8 @@ struct tm_sm_env {
     const struct pol_cta_sched_ops *cs; /* for run_limit (CTA pausing) */
     void *cs_st;
     void *l1d_shared; /* the L1D policy's GPU-wide state, or NULL */
+    FILE *l1d_trace;  /* -ptxsim_l1d_trace (timing/l1d_trace.h), or NULL */
+    FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
 };
 
 struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_err *err);

@@ -17,6 +17,7 @@ static const struct verb verbs[] = {
     {"run", verb_run, "run a CUDA program (built with nvcc -cudart shared) on ptxsim"},
     {"objdump", verb_objdump, "list the fat binary entries of a CUDA program, print their PTX"},
     {"sweep", verb_sweep, "run the workload suite over machines and policies, summarise"},
+    {"belady", verb_belady, "replay an L1D trace (-ptxsim_l1d_trace) with LRU and Belady-optimal"},
 };
 
 static void usage(FILE *out)

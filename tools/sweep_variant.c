@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/config.h"
 #include "tools/sweep_variant.h"
 
 static bool is_name_char(char c)
@@ -29,6 +30,23 @@ static bool starts_option(const char *p)
         if (!is_name_char(p[i]) && p[i] != ':')
             return false;
     return i > (size_t)(p[0] == '-');
+}
+
+/*
+ * Whether p starts a new option: "name=" with a name the option table knows.
+ * Any other "word=" after a comma belongs to the value (policy arguments:
+ * gpgpu_scheduler=ccws:decay=inst,vta_entries=64).
+ */
+static bool starts_known_option(const char *p)
+{
+    char name[128];
+    size_t n = strcspn(p, "="), skip = p[0] == '-';
+
+    if (!starts_option(p) || n - skip >= sizeof(name))
+        return false;
+    memcpy(name, p + skip, n - skip);
+    name[n - skip] = '\0';
+    return ps_config_find(name) >= 0;
 }
 
 static int add_opt(struct sweep_variant *v, const char *p, size_t n)
@@ -67,7 +85,7 @@ int sweep_variant_parse(const char *spec, struct sweep_variant *v, char *err, si
             snprintf(err, errlen, "variant %s: expected option=value at '%s'", v->name, p);
             return -1;
         }
-        while (*q == ',' && !starts_option(q + 1))
+        while (*q == ',' && !starts_known_option(q + 1))
             q += 1 + strcspn(q + 1, ",");
         if (add_opt(v, p, (size_t)(q - p)))
             return -2;

@@ -270,6 +270,57 @@ static void test_cache_hit_miss_lru(void **state)
     mem_cache_destroy(c);
 }
 
+/* The observer sees an evicted line as the request that allocated it, t_issue its allocation. */
+struct obs_log {
+    uint32_t n;
+    enum mem_obs_kind kind[8];
+    struct mem_req r[8];
+    uint16_t warp[8];
+};
+
+static void obs_record(void *ctx, enum mem_obs_kind kind, const struct mem_req *r, uint64_t line,
+                       uint16_t warp, uint64_t now)
+{
+    struct obs_log *o = ctx;
+
+    (void)line;
+    (void)now;
+    assert_non_null(r);
+    if (o->n < 8) {
+        o->kind[o->n] = kind;
+        o->r[o->n] = *r;
+        o->warp[o->n++] = warp;
+    }
+}
+
+static void test_cache_observer_evict_view(void **state)
+{
+    struct mem_cache *c = mk("N:1:128:1,L:R:m:N:L,A:4:4,8", NULL, NULL, 0);
+    struct mem_req a = req(MEM_READ, 0x000, 0xf, 1), b = req(MEM_READ, 0x080, 0xf, 2);
+    struct obs_log o = {0};
+
+    (void)state;
+    mem_cache_set_observer(c, obs_record, &o);
+    a.warp = 5;
+    a.pc = 17;
+    b.warp = 6;
+    assert_int_equal(mem_cache_access(c, &a, 10), MEM_MISS);
+    serve(c, 20, NULL, 0);
+    assert_int_equal(mem_cache_access(c, &b, 30), MEM_MISS); /* evicts warp 5's line */
+    assert_int_equal(o.n, 3);
+    assert_int_equal(o.kind[0], MEM_OBS_MISS);
+    assert_int_equal(o.kind[1], MEM_OBS_EVICT);
+    assert_int_equal(o.warp[1], 5);
+    assert_int_equal(o.r[1].warp, 5);
+    assert_int_equal(o.r[1].pc, 17);
+    assert_int_equal(o.r[1].addr, 0x000);
+    assert_int_equal(o.r[1].type, MEM_READ);
+    assert_int_equal(o.r[1].t_issue, 10); /* allocated on the miss at 10 */
+    assert_int_equal(o.kind[2], MEM_OBS_MISS);
+    assert_int_equal(o.r[2].warp, 6);
+    mem_cache_destroy(c);
+}
+
 static void test_cache_fifo(void **state)
 {
     struct mem_cache *c = mk("N:1:128:2,F:R:m:N:L,A:4:4,8", NULL, NULL, 0);
@@ -1229,6 +1280,7 @@ int main(void)
         cmocka_unit_test(test_cache_cacheop_values),
         cmocka_unit_test(test_cache_create_errors),
         cmocka_unit_test(test_cache_hit_miss_lru),
+        cmocka_unit_test(test_cache_observer_evict_view),
         cmocka_unit_test(test_cache_fifo),
         cmocka_unit_test(test_cache_mshr_merge_limit),
         cmocka_unit_test(test_cache_mshr_exhaustion),

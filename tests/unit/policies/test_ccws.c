@@ -168,7 +168,9 @@ static void test_ccws_args(void **state)
                           "ccws:vta_entries=16,vta_assoc=8,k_throttle=8",
                           "ccws:vta_entries=4,vta_assoc=4,vta_repl=lru,base=50,decay_period=4",
                           "ccws:boundary=within,tie=slot,reclamp=1,reset=never,series_cap=0",
-                          "ccws:k_throttle=0"};
+                          "ccws:k_throttle=0",
+                          "ccws:decay=inst,vta_write=keep",
+                          "ccws:decay=cycle,vta_write=invalidate"};
     struct ps_err err;
 
     (void)state;
@@ -189,6 +191,8 @@ static void test_ccws_args(void **state)
                "bad value in 'vta_entries=0' (expected a whole number from 1 to 65536)");
     expect_bad("ccws:vta_repl=random", "bad value in 'vta_repl=random' (expected fifo|lru)");
     expect_bad("ccws:reclamp=2", "bad value");
+    expect_bad("ccws:decay=warp", "bad value in 'decay=warp' (expected cycle|inst)");
+    expect_bad("ccws:vta_write=evict", "(expected invalidate|keep)");
     expect_bad("ccws:k_throttle=8,", "expected key=value after");
     expect_bad("ccws:vta_entries=16,vta_assoc=3", "vta_assoc=3 must divide vta_entries=16");
     ps_err_clear(&err);
@@ -642,6 +646,118 @@ static void test_ccws_oracle32_per_request(void **state)
     drop(s);
 }
 
+/* ---- decay=inst: one point per issued instruction, not per cycle (ambiguity 1) ---- */
+
+static void test_ccws_decay_inst(void **state)
+{
+    struct sm *s = one_high("ccws:decay=inst"), *p = one_high("ccws:decay=inst,decay_period=2");
+    uint64_t t0 = s->now;
+
+    (void)state;
+    s->now = p->now = t0 + 5000; /* cycles without an issue: no decay */
+    assert_int_equal(permitted(s), 31);
+    permitted(p);
+    assert_int_equal(score(s, 0), 256);
+    assert_int_equal(score(p, 0), 256);
+    issues(s, 55); /* oracle 21 counted in instructions: 156 steps from 256 to 100 */
+    assert_int_equal(score(s, 0), 201);
+    assert_int_equal(permitted(s), 31); /* 201 + 30 x 100 before the last warp */
+    issues(s, 100);
+    issues(p, 2 * 155 + 1);
+    assert_int_equal(score(s, 0), 101);
+    assert_int_equal(score(p, 0), 101);
+    assert_int_equal(permitted(s), 32);
+    issues(s, 1);
+    issues(p, 1);
+    assert_int_equal(score(s, 0), 100);
+    assert_int_equal(score(p, 0), 100);
+    assert_int_equal(permitted(s), 32);
+    issues(s, 1000);
+    assert_int_equal(score(s, 0), 100); /* never below the base */
+    drop(s);
+    drop(p);
+}
+
+/*
+ * decay=inst: a barred warp whose CTA-mate waits at a barrier may load, or
+ * nothing might ever issue again to decay the scores; decay=cycle keeps the
+ * paper's rule (the scores decay with time anyway).
+ */
+static void test_ccws_decay_inst_barrier(void **state)
+{
+    static const char *const spec[] = {"ccws:decay=inst", "ccws"};
+
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        struct sm *s = one_high(spec[r]);
+
+        for (uint32_t i = 0; i < 32; i++)
+            s->v[i].cta = i / 4; /* warp 31 (barred) shares CTA 7 with warps 28-30 */
+        assert_int_equal(permitted(s), 31);
+        assert_false(may_load(s, 31));
+        s->v[28].at_barrier = true;
+        assert_int_equal(permitted(s), r ? 31 : 32);
+        assert_int_equal(may_load(s, 31), r == 0);
+        assert_int_equal(stats(s).barrier_released, r ? 0 : 1);
+        s->v[28].at_barrier = false;
+        assert_int_equal(permitted(s), 31); /* barred again once the barrier is passed */
+        drop(s);
+    }
+}
+
+/* ---- oracle 31: a global store removes the line from every warp's VTA ---- */
+
+static void test_ccws_oracle31_write_invalidates(void **state)
+{
+    struct sm *s = make("ccws", 4), *k = make("ccws:vta_write=keep", 4);
+
+    (void)state;
+    permitted(s);
+    permitted(k);
+    issues(s, 10);
+    issues(k, 10);
+    for (uint32_t w = 0; w < 2; w++) { /* line 77 lost by warps 0 and 1 */
+        mem(s, POL_MEM_L1_EVICT, w, 77);
+        mem(k, POL_MEM_L1_EVICT, w, 77);
+    }
+    mem(s, POL_MEM_L1_EVICT, 0, 78);
+    mem(s, POL_MEM_L1_WRITE, 3, 77); /* warp 3 writes it */
+    mem(k, POL_MEM_L1_WRITE, 3, 77);
+    assert_int_equal(stats(s).writes, 1);
+    assert_int_equal(stats(s).vta_write_invalidated, 2);
+    assert_int_equal(stats(k).vta_write_invalidated, 0);
+    mem(s, POL_MEM_L1_MISS, 0, 77); /* the next load misses, and no VTA hit */
+    mem(s, POL_MEM_L1_MISS, 1, 77);
+    assert_int_equal(stats(s).vta_hits, 0);
+    assert_int_equal(score(s, 0), 100);
+    mem(s, POL_MEM_L1_MISS, 0, 78); /* other lines stay */
+    assert_int_equal(stats(s).vta_hits, 1);
+    mem(k, POL_MEM_L1_MISS, 0, 77);
+    mem(k, POL_MEM_L1_MISS, 1, 77);
+    assert_int_equal(stats(k).vta_hits, 2);
+    drop(s);
+    drop(k);
+}
+
+/* An eviction of a line allocated by the slot's earlier warp goes into no VTA. */
+static void test_ccws_evict_exited(void **state)
+{
+    struct sm *s = make("ccws", 4);
+
+    (void)state;
+    permitted(s);
+    issues(s, 10);
+    mem(s, POL_MEM_L1_EVICT_EXITED, 2, 10); /* slot 2 holds a newer warp than the allocator */
+    assert_int_equal(stats(s).evict_dropped, 1);
+    assert_int_equal(stats(s).vta_inserts, 0);
+    mem(s, POL_MEM_L1_MISS, 2, 10);
+    assert_int_equal(stats(s).vta_hits, 0);
+    assert_int_equal(score(s, 2), 100);
+    vta_hit(s, 2, 11); /* its own lines still count */
+    assert_int_equal(stats(s).vta_hits, 1);
+    drop(s);
+}
+
 /* ---- slots, counters, options ---- */
 
 static void test_ccws_slot_reuse(void **state)
@@ -797,6 +913,10 @@ int main(void)
         cmocka_unit_test(test_ccws_oracle24_intersection),
         cmocka_unit_test(test_ccws_oracle26_monotone),
         cmocka_unit_test(test_ccws_oracle32_per_request),
+        cmocka_unit_test(test_ccws_decay_inst),
+        cmocka_unit_test(test_ccws_decay_inst_barrier),
+        cmocka_unit_test(test_ccws_oracle31_write_invalidates),
+        cmocka_unit_test(test_ccws_evict_exited),
         cmocka_unit_test(test_ccws_slot_reuse),
         cmocka_unit_test(test_ccws_counter_reset),
         cmocka_unit_test(test_ccws_reclamp),

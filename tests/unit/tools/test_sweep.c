@@ -421,6 +421,15 @@ static void test_sweep_variant_parse(void **state)
     assert_string_equal(v.opts[0], "gpgpu_cache:dl1=N:512:128:8,L:L:m:N:H,S:64:8,8");
     assert_string_equal(v.opts[1], "-gpgpu_scheduler=lrr");
     sweep_variant_free(&v);
+    /* Policy arguments with commas: only a name the option table knows starts an option. */
+    assert_int_equal(sweep_variant_parse("c64:gpgpu_scheduler=ccws:decay=inst,vta_entries=64,"
+                                         "gpgpu_num_sched_per_core=1",
+                                         &v, err, sizeof(err)),
+                     0);
+    assert_int_equal(v.nopts, 2);
+    assert_string_equal(v.opts[0], "gpgpu_scheduler=ccws:decay=inst,vta_entries=64");
+    assert_string_equal(v.opts[1], "gpgpu_num_sched_per_core=1");
+    sweep_variant_free(&v);
     assert_int_equal(sweep_variant_parse("a b:x=1", &v, err, sizeof(err)), -1);
     sweep_variant_free(&v);
     assert_int_equal(sweep_variant_parse(":x=1", &v, err, sizeof(err)), -1);
