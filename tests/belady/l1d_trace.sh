@@ -9,7 +9,7 @@
 #    to within 0.1% (oracle 30), and with the plain read-only LRU replay (the paper's
 #    stand-alone cache) within LRU_TOLERANCE percent (default 5). The run's miss count
 #    also includes reads merged into pending misses (mshr_merges), hits to any replay;
-#    docs/l1d/belady.md gives the measured gaps.
+#    docs/sched/belady.md gives the measured gaps.
 # Environment: PTXSIM (the ptxsim binary), top_builddir; WORKLOADS_BIN (default
 # $top_builddir/benchmarks/workloads/bin); exits 77 (skip) when spmv_csr is not built
 # there (`make workloads`). L1D_TRACE_WORKLOAD / L1D_TRACE_SIZE pick another run.
