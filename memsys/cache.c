@@ -258,6 +258,8 @@ static enum mem_cache_result join(struct mem_cache *c, const struct mem_req *r,
     add_waiter(c, mi, r, p->need, wa->flags);
     if (!missing) {
         c->st.hit_reserved++;
+        if (r->type == MEM_READ && c->pol->on_merge)
+            c->pol->on_merge(c->pol_st, r, p->set, now);
         return MEM_HIT_RESERVED;
     }
     fetch(c, r, mi, missing);

@@ -115,6 +115,8 @@ struct pol_l1d_ops {
     void (*on_insert)(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now);
     void (*on_evict)(void *st, const struct pol_line_view *line, uint32_t set, uint32_t way,
                      uint64_t now);
+    /* A read merged into the pending miss of its line (a hit-reserved access, no new fetch). */
+    void (*on_merge)(void *st, const struct mem_req *r, uint32_t set, uint64_t now);
     /*
      * Optional: MRPB's request reordering in front of this L1D. The SM then
      * puts each global/local instruction's requests into FIFO queue

@@ -622,6 +622,19 @@ static uint32_t loc_victim(void *st, uint32_t set, const struct pol_line_view *l
     return best;
 }
 
+/*
+ * A read merged into its line's pending miss: for the dueling miss rates it
+ * is not a miss (the line is on its way, as for a hit-reserved access in the
+ * paper's baseline), so a design that allocates more is not charged for the
+ * reads that find its lines in flight.
+ */
+static void loc_on_merge(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    (void)r;
+    (void)set;
+    duel_count(st, false, now);
+}
+
 static void loc_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now)
 {
     struct loc_state *s = st;
@@ -704,6 +717,7 @@ const struct pol_l1d_ops pol_l1d_locality = {
     .on_hit = loc_on_hit,
     .on_insert = loc_on_insert,
     .on_evict = loc_on_evict,
+    .on_merge = loc_on_merge,
     .counter_names = loc_counter_names,
     .dump = loc_dump,
 };

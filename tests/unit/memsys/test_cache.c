@@ -1125,7 +1125,7 @@ static void test_cache_random_traffic(void **state)
 
 /* A policy that allocates (or not) and counts what it is asked. */
 struct probe_pol {
-    uint32_t misses, stalls;
+    uint32_t misses, stalls, merges;
     bool allocate, bypass_on_stall;
 };
 
@@ -1173,14 +1173,38 @@ static uint32_t probe_victim(void *st, uint32_t set, const struct pol_line_view 
     return assoc;
 }
 
+static void probe_on_merge(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
+{
+    (void)r, (void)set, (void)now;
+    ((struct probe_pol *)st)->merges++;
+}
+
 static const struct pol_l1d_ops probe_ops = {
     .name = "probe",
     .create = probe_create,
     .destroy = probe_destroy,
     .on_miss = probe_on_miss,
     .on_stall = probe_on_stall,
+    .on_merge = probe_on_merge,
     .victim = probe_victim,
 };
+
+/* A read that merges into its line's pending miss is reported through on_merge, not on_miss. */
+static void test_cache_on_merge(void **state)
+{
+    struct mem_cache *c;
+
+    (void)state;
+    probe_state = (struct probe_pol){.allocate = true};
+    c = mk(L1D, &probe_ops, "", 0);
+    assert_int_equal(rd(c, 0x1000, 1, 1), MEM_MISS);
+    assert_int_equal(rd(c, 0x1000, 2, 2), MEM_HIT_RESERVED);
+    assert_int_equal(probe_state.misses, 1);
+    assert_int_equal(probe_state.merges, 1);
+    (void)wr(c, 0x1000, 3, 3);
+    assert_int_equal(probe_state.merges, 1); /* writes are not reported */
+    mem_cache_destroy(c);
+}
 
 /* A retried request (no MSHR) is put to on_miss once; a new request is asked again. */
 static void test_cache_policy_asked_once(void **state)
@@ -1309,6 +1333,7 @@ int main(void)
         cmocka_unit_test(test_cache_random_traffic),
         cmocka_unit_test(test_cache_policy_asked_once),
         cmocka_unit_test(test_cache_on_stall_bypass),
+        cmocka_unit_test(test_cache_on_merge),
         cmocka_unit_test(test_cache_intra_warp_hits),
         cmocka_unit_test(test_cache_evict_noreuse),
     };
