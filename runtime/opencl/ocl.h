@@ -28,6 +28,8 @@
 
 #include "runtime/ptxsim.h"
 
+struct clc_arg_table;
+
 enum ocl_magic {
     OCL_MAGIC_PLATFORM = 0x504c4154,
     OCL_MAGIC_DEVICE,
@@ -110,6 +112,7 @@ struct _cl_program {
     char *options;
     cl_build_status status;
     struct ptxsim_module *mod;
+    struct clc_arg_table *args; /* kernel argument info (-cl-kernel-arg-info), else NULL */
     uint32_t kernels; /* live cl_kernel objects (clBuildProgram refuses while > 0) */
 };
 
