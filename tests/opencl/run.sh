@@ -35,7 +35,7 @@ icd="$build/runtime/opencl/.libs/libptxsim_ocl.so"
 cc="${CC:-cc}"
 tests="vecadd reduce atomics stencil2d matmul vectypes mathfn build_error images offsets api profiling
        spirv spir_binary ptx_binary subbuffer rect_copy fill_buffer scan histogram transpose
-       bitonic intfn compile_link kernel_arg_info"
+       bitonic intfn compile_link kernel_arg_info build_options relational"
 modes="${OCL_TEST_MODES:-functional timing}"
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1
