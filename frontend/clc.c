@@ -125,7 +125,7 @@ static int add_user_options(struct clc_args *a, const char *options, struct ps_e
                 rc = add_arg(a, words[++i], err);
         } else if (!strncmp(o, "-D", 2) || !strncmp(o, "-I", 2) ||
                    !strncmp(o, "-cl-", 4) || !strcmp(o, "-w") || !strcmp(o, "-Werror")) {
-            if (strcmp(o, "-cl-kernel-arg-info") && strcmp(o, "-cl-opt-disable"))
+            if (strcmp(o, "-cl-opt-disable")) /* -cl-kernel-arg-info: clang names the args */
                 rc = add_arg(a, o, err);
         } else {
             rc = ps_err_set(err, PS_EINVAL, "unsupported build option '%s'", o);
@@ -594,6 +594,142 @@ static int lower_module(LLVMContextRef ctx, LLVMModuleRef m, bool check, char **
     return rc;
 }
 
+/* ---- kernel argument metadata (clGetKernelArgInfo) ---------------------- */
+
+static const char *const clc_arg_md[] = {
+    "kernel_arg_addr_space", "kernel_arg_access_qual", "kernel_arg_type",
+    "kernel_arg_type_qual",  "kernel_arg_name",
+};
+
+#define CLC_ARG_MD_N (sizeof(clc_arg_md) / sizeof(clc_arg_md[0]))
+
+void clc_arg_table_destroy(struct clc_arg_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n; i++) {
+        for (unsigned j = 0; j < t->k[i].nargs; j++) {
+            free(t->k[i].args[j].access);
+            free(t->k[i].args[j].type);
+            free(t->k[i].args[j].type_qual);
+            free(t->k[i].args[j].name);
+        }
+        free(t->k[i].args);
+        free(t->k[i].kernel);
+    }
+    free(t->k);
+    free(t);
+}
+
+const struct clc_kernel_args *clc_arg_table_find(const struct clc_arg_table *t, const char *kernel)
+{
+    for (size_t i = 0; t && kernel && i < t->n; i++)
+        if (!strcmp(t->k[i].kernel, kernel))
+            return &t->k[i];
+    return NULL;
+}
+
+/* The function's metadata node of kind `kind` as a value, or NULL. */
+static LLVMValueRef fn_md(LLVMContextRef ctx, LLVMValueRef f, const char *kind)
+{
+    unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
+    size_t n = 0;
+    LLVMValueMetadataEntry *e = LLVMGlobalCopyAllMetadata(f, &n);
+    LLVMValueRef v = NULL;
+
+    for (unsigned i = 0; i < n && !v; i++)
+        if (LLVMValueMetadataEntriesGetKind(e, i) == id)
+            v = LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(e, i));
+    if (e)
+        LLVMDisposeValueMetadataEntries(e);
+    return v;
+}
+
+static char *md_string(LLVMValueRef v)
+{
+    unsigned len = 0;
+    const char *s = v ? LLVMGetMDString(v, &len) : NULL;
+
+    return s ? strndup(s, len) : strdup("");
+}
+
+/* Fills a from operand j of the five nodes (ops[k] holds node k's operands). */
+static int fill_arg(struct clc_arg_info *a, LLVMValueRef *const *ops, unsigned j)
+{
+    LLVMValueRef as = ops[0][j];
+
+    a->addr_space = as && LLVMIsAConstantInt(as) ? (unsigned)LLVMConstIntGetZExtValue(as) : 0;
+    a->access = md_string(ops[1][j]);
+    a->type = md_string(ops[2][j]);
+    a->type_qual = md_string(ops[3][j]);
+    a->name = md_string(ops[4][j]);
+    return a->access && a->type && a->type_qual && a->name ? 0 : PS_ENOMEM;
+}
+
+/* One kernel's arguments into *k; 1 when f carries no (or malformed) argument names. */
+static int read_kernel_args(LLVMContextRef ctx, LLVMValueRef f, struct clc_kernel_args *k)
+{
+    LLVMValueRef node[CLC_ARG_MD_N], *ops[CLC_ARG_MD_N] = {NULL};
+    unsigned nargs = LLVMCountParams(f), i;
+    size_t len;
+    int rc = 0;
+
+    for (i = 0; i < CLC_ARG_MD_N; i++) {
+        node[i] = fn_md(ctx, f, clc_arg_md[i]);
+        if (!node[i] || (unsigned)LLVMGetMDNodeNumOperands(node[i]) != nargs)
+            return 1;
+    }
+    k->kernel = strdup(LLVMGetValueName2(f, &len));
+    k->args = calloc(nargs ? nargs : 1, sizeof(*k->args));
+    for (i = 0; i < CLC_ARG_MD_N && k->kernel && k->args; i++) {
+        ops[i] = calloc(nargs ? nargs : 1, sizeof(LLVMValueRef));
+        if (!ops[i])
+            break;
+        LLVMGetMDNodeOperands(node[i], ops[i]);
+    }
+    rc = i == CLC_ARG_MD_N ? 0 : PS_ENOMEM;
+    for (unsigned j = 0; !rc && j < nargs; j++, k->nargs = j)
+        rc = fill_arg(&k->args[j], ops, j);
+    for (i = 0; i < CLC_ARG_MD_N; i++)
+        free(ops[i]);
+    return rc;
+}
+
+/* The argument descriptions of m's kernels into *out (NULL when none has any). */
+static int read_arg_table(LLVMContextRef ctx, LLVMModuleRef m, struct clc_arg_table **out,
+                          struct ps_err *err)
+{
+    struct clc_arg_table *t = calloc(1, sizeof(*t));
+    size_t cap = 0;
+    int rc = t ? 0 : PS_ENOMEM;
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); !rc && f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
+            continue;
+        if (t->n == cap) {
+            struct clc_kernel_args *k = realloc(t->k, (cap * 2 + 4) * sizeof(*k));
+
+            if (!k) {
+                rc = PS_ENOMEM;
+                break;
+            }
+            t->k = k;
+            cap = cap * 2 + 4;
+        }
+        memset(&t->k[t->n], 0, sizeof(t->k[t->n]));
+        rc = read_kernel_args(ctx, f, &t->k[t->n]);
+        if (rc != 1)
+            t->n++; /* a partial entry on failure, for clc_arg_table_destroy */
+        rc = rc == 1 ? 0 : rc; /* a kernel without names is left out */
+    }
+    if (rc || !t->n) {
+        clc_arg_table_destroy(t);
+        t = NULL;
+    }
+    *out = t;
+    return rc ? ps_err_set(err, PS_ENOMEM, "out of memory") : 0;
+}
+
 /* ---- SPIR (spir64 LLVM bitcode) to nvptx64 ----------------------------- */
 
 #define CLC_NVPTX_TRIPLE "nvptx64-nvidia-nvcl"
@@ -690,17 +826,23 @@ static int retarget(LLVMContextRef ctx, LLVMModuleRef *m, struct ps_err *err)
 
 /* Parsed, retargeted and lowered, with the context's first error on failure. */
 static int lower_bitcode_in(LLVMContextRef ctx, const char *diag, const void *bc, size_t len,
-                            char **ptx, struct ps_err *err)
+                            char **ptx, struct clc_arg_table **args, struct ps_err *err)
 {
     LLVMModuleRef m = NULL;
     int rc = parse_bitcode(ctx, bc, len, "program binary", &m, err);
 
     if (!rc)
         rc = retarget(ctx, &m, err);
+    if (!rc && args)
+        rc = read_arg_table(ctx, m, args, err);
     if (!rc)
         rc = lower_module(ctx, m, true, ptx, err);
     if (rc && *diag)
         ps_err_set(err, rc, "%s", diag);
+    if (rc && args) {
+        clc_arg_table_destroy(*args);
+        *args = NULL;
+    }
     if (m)
         LLVMDisposeModule(m);
     return rc;
@@ -739,7 +881,7 @@ int clc_check_bitcode(const void *bc, size_t len, struct ps_err *err)
 }
 
 int clc_compile(const char *src, size_t len, const char *options, char **ptx, char **log,
-                struct ps_err *err)
+                struct clc_arg_table **args, struct ps_err *err)
 {
     struct clc_tmp t;
     char diag[PS_ERR_MSG_MAX / 2];
@@ -750,6 +892,8 @@ int clc_compile(const char *src, size_t len, const char *options, char **ptx, ch
     *ptx = NULL;
     if (log)
         *log = NULL;
+    if (args)
+        *args = NULL;
     rc = tmp_create(&t, err);
     if (!rc)
         rc = write_file(t.src, src, len, err);
@@ -761,8 +905,14 @@ int clc_compile(const char *src, size_t len, const char *options, char **ptx, ch
     }
     ctx = context_new(diag);
     rc = load_bitcode(ctx, t.bc, &m, err);
+    if (!rc && args)
+        rc = read_arg_table(ctx, m, args, err);
     if (!rc)
         rc = lower_module(ctx, m, false, ptx, err);
+    if (rc && args) {
+        clc_arg_table_destroy(*args);
+        *args = NULL;
+    }
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
@@ -833,14 +983,17 @@ int clc_link_objects(const void *const *bcs, const size_t *lens, size_t n, void 
     return rc;
 }
 
-int clc_lower_bitcode(const void *bc, size_t len, char **ptx, struct ps_err *err)
+int clc_lower_bitcode(const void *bc, size_t len, char **ptx, struct clc_arg_table **args,
+                      struct ps_err *err)
 {
     char diag[PS_ERR_MSG_MAX / 2];
     LLVMContextRef ctx = context_new(diag);
     int rc;
 
     *ptx = NULL;
-    rc = lower_bitcode_in(ctx, diag, bc, len, ptx, err);
+    if (args)
+        *args = NULL;
+    rc = lower_bitcode_in(ctx, diag, bc, len, ptx, args, err);
     LLVMContextDispose(ctx);
     return rc;
 }
@@ -915,7 +1068,7 @@ int clc_lower_spirv(const void *il, size_t len, char **ptx, char **log, struct p
     if (rc || !bc)
         return rc ? rc : ps_err_set(err, PS_EIO, "cannot read the translated SPIR-V");
     ctx = context_new(diag);
-    rc = lower_bitcode_in(ctx, diag, bc, bc_len, ptx, err);
+    rc = lower_bitcode_in(ctx, diag, bc, bc_len, ptx, NULL, err);
     LLVMContextDispose(ctx);
     free(bc);
     return rc;

@@ -33,6 +33,42 @@ struct ps_err;
 #define CLC_GLOBAL_OFFSET_SYM "__ptxsim_global_offset"
 
 /*
+ * One kernel argument as clang 14 describes it in the kernel's function
+ * metadata (kernel_arg_addr_space, _access_qual, _type, _type_qual, _name),
+ * for clGetKernelArgInfo. The address space uses the OpenCL numbering of
+ * that metadata, not the IR's: 0 private, 1 global, 2 constant, 3 local.
+ */
+struct clc_arg_info {
+    unsigned addr_space;
+    char *access;    /* "none", "read_only", "write_only" or "read_write" */
+    char *type;      /* the declared type name, typedefs kept ("float4*", "myfloat") */
+    char *type_qual; /* blank-separated "const", "restrict", "volatile"; may be empty */
+    char *name;
+};
+
+struct clc_kernel_args {
+    char *kernel;
+    unsigned nargs;
+    struct clc_arg_info *args;
+};
+
+/*
+ * The argument descriptions of a module's kernels. Only kernels whose
+ * metadata names their arguments are listed: clang writes kernel_arg_name
+ * only under -cl-kernel-arg-info, which is the option OpenCL 1.2 (5.7.3)
+ * asks for before clGetKernelArgInfo answers.
+ */
+struct clc_arg_table {
+    size_t n;
+    struct clc_kernel_args *k;
+};
+
+/* Frees t and everything in it; NULL is fine. */
+void clc_arg_table_destroy(struct clc_arg_table *t);
+/* The kernel named kernel, or NULL (also when t is NULL). */
+const struct clc_kernel_args *clc_arg_table_find(const struct clc_arg_table *t, const char *kernel);
+
+/*
  * Compiles OpenCL C source (len bytes) with the build options of
  * clBuildProgram (-D, -I, -cl-std=, -cl-fast-relaxed-math, -cl-mad-enable,
  * -w, -Werror and the other -cl-* flags are passed to clang; unknown options
@@ -41,9 +77,12 @@ struct ps_err;
  * the caller, possibly empty) when log is non-NULL. Returns 0, PS_EPARSE
  * when the source does not compile (the log says why, with line:column),
  * PS_EINVAL for bad options, PS_EIO/PS_ENOMEM for environment failures.
+ * When args is non-NULL, *args receives the kernels' argument descriptions
+ * (owned by the caller; NULL when no kernel has any, i.e. without
+ * -cl-kernel-arg-info), read from clang's module before it is lowered.
  */
 int clc_compile(const char *src, size_t len, const char *options, char **ptx, char **log,
-                struct ps_err *err);
+                struct clc_arg_table **args, struct ps_err *err);
 
 /* An embedded header of clCompileProgram: source for #include "name". */
 struct clc_header {
@@ -80,9 +119,11 @@ int clc_check_bitcode(const void *bc, size_t len, struct ps_err *err);
 /*
  * LLVM bitcode (spir64, retargeted, or nvptx64) to PTX (*ptx, owned by the
  * caller). Returns 0, PS_EPARSE, PS_EINVAL (another target) or PS_ENOTSUP
- * (a called function neither the module nor libclc defines).
+ * (a called function neither the module nor libclc defines). args as for
+ * clc_compile (clLinkProgram's output keeps its objects' metadata).
  */
-int clc_lower_bitcode(const void *bc, size_t len, char **ptx, struct ps_err *err);
+int clc_lower_bitcode(const void *bc, size_t len, char **ptx, struct clc_arg_table **args,
+                      struct ps_err *err);
 
 /*
  * SPIR-V to PTX through llvm-spirv and clc_lower_bitcode. *log receives the

@@ -1,8 +1,9 @@
 /*
  * Contexts (each owns one ptxsim engine device, functional or timing as the
  * environment says), in-order command queues and events. Commands run when
- * they are enqueued, so every event is complete when its command returns and
- * clFinish/clFlush have nothing to wait for. Event timestamps are host time
+ * they are enqueued, so every command's event is complete when its command
+ * returns and clFinish/clFlush have nothing to wait for; only user events
+ * can be incomplete, and a command waiting on one waits in its enqueue call. Event timestamps are host time
  * in functional mode and the context's simulated clock in timing mode.
  */
 #include <math.h>
@@ -271,14 +272,54 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
 
 /* ---- events ------------------------------------------------------------ */
 
+/* Blocks until e is complete or failed; returns its final status. */
+static cl_int event_wait(cl_event e)
+{
+    cl_int st;
+
+    pthread_mutex_lock(&e->lock);
+    while (e->status > CL_COMPLETE)
+        pthread_cond_wait(&e->done, &e->lock);
+    st = e->status;
+    pthread_mutex_unlock(&e->lock);
+    return st;
+}
+
 cl_int ocl_check_wait_list(cl_uint n, const cl_event *list)
 {
+    cl_int rc = CL_SUCCESS;
+
     if ((n > 0) != (list != NULL))
         return CL_INVALID_EVENT_WAIT_LIST;
     for (cl_uint i = 0; i < n; i++)
         if (!ocl_valid(list[i], OCL_MAGIC_EVENT))
             return CL_INVALID_EVENT_WAIT_LIST;
-    return CL_SUCCESS;
+    for (cl_uint i = 0; i < n; i++)
+        if (event_wait(list[i]) < 0)
+            rc = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    return rc;
+}
+
+/* A new event of context c (retained) and queue q (retained; NULL for a user event). */
+static cl_event event_new(cl_context c, cl_command_queue q, cl_command_type type, cl_int status)
+{
+    cl_event e = calloc(1, sizeof(*e));
+
+    if (!e)
+        return NULL;
+    e->dispatch = &ocl_dispatch;
+    e->magic = OCL_MAGIC_EVENT;
+    e->refs = 1;
+    e->ctx = c;
+    e->queue = q;
+    e->type = type;
+    e->status = status;
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->done, NULL);
+    clRetainContext(c);
+    if (q)
+        clRetainCommandQueue(q);
+    return e;
 }
 
 cl_int ocl_event_done(cl_command_queue q, cl_command_type type, cl_ulong t_start, cl_int status,
@@ -304,27 +345,79 @@ cl_int ocl_event_at(cl_command_queue q, cl_command_type type, cl_ulong t_start, 
 
     if (!event)
         return CL_SUCCESS;
-    e = calloc(1, sizeof(*e));
+    e = event_new(q->ctx, q, type, status);
     if (!e)
         return CL_OUT_OF_HOST_MEMORY;
-    e->dispatch = &ocl_dispatch;
-    e->magic = OCL_MAGIC_EVENT;
-    e->refs = 1;
-    e->ctx = q->ctx;
-    e->queue = q;
-    e->type = type;
-    e->status = status;
     e->t_queued = e->t_submit = e->t_start = t_start;
     e->t_end = t_end;
-    clRetainContext(q->ctx);
-    clRetainCommandQueue(q);
     *event = e;
     return CL_SUCCESS;
 }
 
+CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode)
+{
+    cl_event e = NULL;
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
+        rc = CL_INVALID_CONTEXT;
+    else if (!(e = event_new(c, NULL, CL_COMMAND_USER, CL_SUBMITTED)))
+        rc = CL_OUT_OF_HOST_MEMORY;
+    if (errcode)
+        *errcode = rc;
+    return e;
+}
+
+/*
+ * Calls, and drops, the callbacks whose status e has reached (OpenCL 1.2,
+ * 5.9: an error status reaches them all and is what they receive). Called
+ * with e->lock held; the callbacks run without it.
+ */
+static void event_fire(cl_event e)
+{
+    struct ocl_event_cb **pp = &e->cbs, *due = NULL, *cb;
+    cl_int st = e->status;
+
+    while ((cb = *pp)) {
+        if (st > cb->type) {
+            pp = &cb->next;
+            continue;
+        }
+        *pp = cb->next;
+        cb->next = due;
+        due = cb;
+    }
+    pthread_mutex_unlock(&e->lock);
+    for (; (cb = due); free(cb)) {
+        due = cb->next;
+        cb->fn(e, st < 0 ? st : cb->type, cb->data);
+    }
+    pthread_mutex_lock(&e->lock);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status)
+{
+    cl_int rc = CL_SUCCESS;
+
+    if (!ocl_valid(e, OCL_MAGIC_EVENT) || e->type != CL_COMMAND_USER || e->queue)
+        return CL_INVALID_EVENT;
+    if (status > CL_COMPLETE)
+        return CL_INVALID_VALUE;
+    pthread_mutex_lock(&e->lock);
+    if (e->status != CL_SUBMITTED) {
+        rc = CL_INVALID_OPERATION; /* set once only */
+    } else {
+        e->status = status;
+        pthread_cond_broadcast(&e->done);
+        event_fire(e);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list)
 {
-    cl_int rc;
+    cl_int rc = CL_SUCCESS;
 
     if (n == 0 || !list)
         return CL_INVALID_VALUE;
@@ -334,9 +427,8 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *list)
         if (list[i]->ctx != list[0]->ctx)
             return CL_INVALID_CONTEXT;
     }
-    rc = CL_SUCCESS;
     for (cl_uint i = 0; i < n; i++)
-        if (list[i]->status < 0)
+        if (event_wait(list[i]) < 0)
             rc = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     return rc;
 }
@@ -345,6 +437,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info name, s
                                                void *value, size_t *size_ret)
 {
     cl_uint u;
+    cl_int st;
 
     if (!ocl_valid(e, OCL_MAGIC_EVENT))
         return CL_INVALID_EVENT;
@@ -356,7 +449,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info name, s
     case CL_EVENT_COMMAND_TYPE:
         return ocl_info(&e->type, sizeof(e->type), size, value, size_ret);
     case CL_EVENT_COMMAND_EXECUTION_STATUS:
-        return ocl_info(&e->status, sizeof(e->status), size, value, size_ret);
+        pthread_mutex_lock(&e->lock);
+        st = e->status;
+        pthread_mutex_unlock(&e->lock);
+        return ocl_info(&st, sizeof(st), size, value, size_ret);
     case CL_EVENT_REFERENCE_COUNT:
         u = e->refs;
         return ocl_info(&u, sizeof(u), size, value, size_ret);
@@ -404,27 +500,49 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event e)
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event e)
 {
+    struct ocl_event_cb *cb;
+
     if (!ocl_valid(e, OCL_MAGIC_EVENT))
         return CL_INVALID_EVENT;
-    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_SEQ_CST) == 0) {
-        if (e->queue)
-            clReleaseCommandQueue(e->queue);
-        clReleaseContext(e->ctx);
-        e->magic = 0;
-        free(e);
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_SEQ_CST))
+        return CL_SUCCESS;
+    while ((cb = e->cbs)) { /* a user event never set: its callbacks never run */
+        e->cbs = cb->next;
+        free(cb);
     }
+    if (e->queue)
+        clReleaseCommandQueue(e->queue);
+    clReleaseContext(e->ctx);
+    pthread_cond_destroy(&e->done);
+    pthread_mutex_destroy(&e->lock);
+    e->magic = 0;
+    free(e);
     return CL_SUCCESS;
 }
 
+/*
+ * OpenCL 1.2 (5.9): fn runs once e reaches type (at once when it has, as
+ * command events have) or ends in an error.
+ */
 CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type,
                                                    void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                                    void *data)
 {
+    struct ocl_event_cb *cb;
+
     if (!ocl_valid(e, OCL_MAGIC_EVENT))
         return CL_INVALID_EVENT;
     if (!fn || (type != CL_COMPLETE && type != CL_RUNNING && type != CL_SUBMITTED))
         return CL_INVALID_VALUE;
-    fn(e, e->status < 0 ? e->status : CL_COMPLETE, data); /* already complete */
+    cb = malloc(sizeof(*cb));
+    if (!cb)
+        return CL_OUT_OF_HOST_MEMORY;
+    *cb = (struct ocl_event_cb){.fn = fn, .data = data, .type = type};
+    pthread_mutex_lock(&e->lock);
+    cb->next = e->cbs;
+    e->cbs = cb;
+    event_fire(e);
+    pthread_mutex_unlock(&e->lock);
     return CL_SUCCESS;
 }
 

@@ -182,14 +182,84 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info name
     }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
-                                                   cl_kernel_arg_info name, size_t size,
-                                                   void *value, size_t *size_ret)
+/* clang's address space numbers (OpenCL's: 0 private, 1 global, 2 constant, 3 local). */
+static cl_kernel_arg_address_qualifier arg_address(unsigned as)
 {
-    (void)name, (void)size, (void)value, (void)size_ret;
+    switch (as) {
+    case 1:
+        return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case 2:
+        return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case 3:
+        return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    default:
+        return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    }
+}
+
+static cl_kernel_arg_access_qualifier arg_access(const char *q)
+{
+    if (!strcmp(q, "read_only"))
+        return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    if (!strcmp(q, "write_only"))
+        return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    if (!strcmp(q, "read_write"))
+        return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    return CL_KERNEL_ARG_ACCESS_NONE;
+}
+
+/* The blank-separated words of clang's kernel_arg_type_qual as a bit field. */
+static cl_kernel_arg_type_qualifier arg_type_qual(const char *q)
+{
+    cl_kernel_arg_type_qualifier t = CL_KERNEL_ARG_TYPE_NONE;
+
+    if (strstr(q, "const"))
+        t |= CL_KERNEL_ARG_TYPE_CONST;
+    if (strstr(q, "restrict"))
+        t |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (strstr(q, "volatile"))
+        t |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    return t;
+}
+
+/*
+ * OpenCL 1.2 (5.7.3): available for programs built from source with
+ * -cl-kernel-arg-info (and executables linked from such objects), from the
+ * metadata clang wrote (frontend/clc.h).
+ */
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i, cl_kernel_arg_info name,
+                                                   size_t size, void *value, size_t *size_ret)
+{
+    const struct clc_kernel_args *ka;
+    const struct clc_arg_info *a;
+    cl_uint u;
+    cl_bitfield b;
+
     if (!ocl_valid(k, OCL_MAGIC_KERNEL))
         return CL_INVALID_KERNEL;
-    return i >= k->info.nparams ? CL_INVALID_ARG_INDEX : CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+    if (i >= k->info.nparams)
+        return CL_INVALID_ARG_INDEX;
+    if (name < CL_KERNEL_ARG_ADDRESS_QUALIFIER || name > CL_KERNEL_ARG_NAME)
+        return CL_INVALID_VALUE;
+    ka = clc_arg_table_find(k->prog->args, k->info.name);
+    if (!ka || ka->nargs != k->info.nparams)
+        return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+    a = &ka->args[i];
+    switch (name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+        u = arg_address(a->addr_space);
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+        u = arg_access(a->access);
+        return ocl_info(&u, sizeof(u), size, value, size_ret);
+    case CL_KERNEL_ARG_TYPE_NAME:
+        return ocl_info_str(a->type, size, value, size_ret);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        b = arg_type_qual(a->type_qual);
+        return ocl_info(&b, sizeof(b), size, value, size_ret);
+    default:
+        return ocl_info_str(a->name, size, value, size_ret);
+    }
 }
 
 /* Bytes of shared memory: static plus the __local arguments set so far. */

@@ -28,6 +28,8 @@
 
 #include "runtime/ptxsim.h"
 
+struct clc_arg_table;
+
 enum ocl_magic {
     OCL_MAGIC_PLATFORM = 0x504c4154,
     OCL_MAGIC_DEVICE,
@@ -110,6 +112,7 @@ struct _cl_program {
     char *options;
     cl_build_status status;
     struct ptxsim_module *mod;
+    struct clc_arg_table *args; /* kernel argument info (-cl-kernel-arg-info), else NULL */
     uint32_t kernels; /* live cl_kernel objects (clBuildProgram refuses while > 0) */
 };
 
@@ -127,13 +130,29 @@ struct _cl_kernel {
     struct ocl_arg *args;
 };
 
+/* A callback of clSetEventCallback not yet called. */
+struct ocl_event_cb {
+    void(CL_CALLBACK *fn)(cl_event, cl_int, void *);
+    void *data;
+    cl_int type; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+    struct ocl_event_cb *next;
+};
+
+/*
+ * Command events are created complete. A user event (clCreateUserEvent, no
+ * queue) is CL_SUBMITTED until clSetUserEventStatus; status, cbs and the
+ * condition are guarded by lock.
+ */
 struct _cl_event {
     OCL_HEAD;
     cl_context ctx;
-    cl_command_queue queue;
+    cl_command_queue queue; /* NULL for a user event */
     cl_command_type type;
     cl_int status;
     cl_ulong t_queued, t_submit, t_start, t_end; /* ns, see docs/opencl.md */
+    pthread_mutex_t lock;
+    pthread_cond_t done; /* signalled when status reaches CL_COMPLETE or an error */
+    struct ocl_event_cb *cbs;
 };
 
 /*
@@ -195,6 +214,12 @@ void ocl_notify(cl_context ctx, const char *fmt, ...) __attribute__((format(prin
 cl_ulong ocl_now_ns(void);
 
 bool ocl_valid(const void *obj, uint32_t magic);
+/*
+ * Checks a command's wait list, then waits for its events: only user events
+ * can be incomplete, so a command waiting on one blocks its enqueue call
+ * until another thread sets the status (commands run at enqueue).
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when one ended in an error.
+ */
 cl_int ocl_check_wait_list(cl_uint n, const cl_event *list);
 /*
  * Creates a completed event in *event (if event is non-NULL). Functional

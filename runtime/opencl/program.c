@@ -189,6 +189,8 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program p)
 
 static void unload(cl_program p)
 {
+    clc_arg_table_destroy(p->args);
+    p->args = NULL;
     if (!p->mod)
         return;
     pthread_mutex_lock(&p->ctx->lock);
@@ -250,11 +252,12 @@ static cl_int build_ptx(cl_program p, const char *options)
     free(p->ptx);
     p->ptx = NULL;
     if (p->kind == OCL_PROG_SOURCE)
-        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &err);
+        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &p->args,
+                         &err);
     else if (p->kind == OCL_PROG_SPIRV)
         rc = clc_lower_spirv(p->bin, p->bin_len, &p->ptx, &p->log, &err);
-    else
-        rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, &err);
+    else /* OpenCL 1.2 (5.7.3): no argument info for programs from binaries */
+        rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, NULL, &err);
     return rc ? build_failed(p, rc, &err) : CL_SUCCESS;
 }
 

@@ -159,7 +159,7 @@ static cl_int link_into(cl_program p, cl_uint np, const cl_program *progs, bool 
     if (!rc)
         rc = clc_link_objects(bcs, lens, np, &p->bin, &p->bin_len, &err);
     if (!rc && !library)
-        rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, &err);
+        rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, &p->args, &err);
     free(bcs);
     free(lens);
     if (rc == PS_ENOMEM)

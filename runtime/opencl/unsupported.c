@@ -1,7 +1,7 @@
 /*
  * Entry points ptxsim's platform does not implement. Images and samplers
- * (CL_DEVICE_IMAGE_SUPPORT is false), native kernels, user events and memory
- * destructor callbacks fail with CL_INVALID_OPERATION after saying which call
+ * (CL_DEVICE_IMAGE_SUPPORT is false), native kernels and memory destructor
+ * callbacks fail with CL_INVALID_OPERATION after saying which call
  * was refused (through the context's callback, or on stderr); nothing
  * pretends.
  */
@@ -14,7 +14,7 @@ static cl_context queue_ctx(cl_command_queue q)
 
 static cl_int refuse(cl_context c, const char *what)
 {
-    ocl_notify(c, "%s is not supported by ptxsim (no image, sampler, native kernel, user event or destructor callback support)", what);
+    ocl_notify(c, "%s is not supported by ptxsim (no image, sampler, native kernel or destructor callback support)", what);
     return CL_INVALID_OPERATION;
 }
 
@@ -174,17 +174,6 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     (void)fn, (void)data;
     return ocl_valid(m, OCL_MAGIC_MEM) ? refuse(m->ctx, "clSetMemObjectDestructorCallback")
                                        : CL_INVALID_MEM_OBJECT;
-}
-
-CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode)
-{
-    return refuse_obj(c, "clCreateUserEvent", errcode);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status)
-{
-    (void)status;
-    return ocl_valid(e, OCL_MAGIC_EVENT) ? CL_INVALID_EVENT : CL_INVALID_EVENT;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q,

@@ -35,7 +35,7 @@ icd="$build/runtime/opencl/.libs/libptxsim_ocl.so"
 cc="${CC:-cc}"
 tests="vecadd reduce atomics stencil2d matmul vectypes mathfn build_error images offsets api profiling
        spirv spir_binary ptx_binary subbuffer rect_copy fill_buffer scan histogram transpose
-       bitonic intfn compile_link"
+       bitonic intfn compile_link kernel_arg_info build_options relational events"
 modes="${OCL_TEST_MODES:-functional timing}"
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1
@@ -148,7 +148,7 @@ EOF
 
 for t in $tests; do
     if ! "$cc" -std=gnu11 -O1 -Wall -I"$here" -o "$tmp/$t" "$here/$t.c" "$here/harness.c" \
-        -lOpenCL -lm >"$tmp/$t.build" 2>&1; then
+        -lOpenCL -lm -pthread >"$tmp/$t.build" 2>&1; then
         bad "$t: does not build: $(cat "$tmp/$t.build")"
         continue
     fi
