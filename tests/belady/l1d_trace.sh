@@ -24,12 +24,20 @@ if [ -z "${PTXSIM:-}" ] || [ ! -x "$PTXSIM" ]; then
     echo "l1d_trace.sh: PTXSIM is not set to the ptxsim binary" >&2
     exit 1
 fi
-if [ ! -x "$bin/$wl" ]; then
-    echo "SKIP: $bin/$wl is not built (make workloads)"
-    exit 77
-fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-l1dt.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+if [ ! -x "$bin/$wl" ]; then
+    # Not built by `make workloads`: build the one program needed here with nvcc.
+    src="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/benchmarks/workloads"
+    if [ -n "${NVCC:-}" ] && command -v "$NVCC" >/dev/null 2>&1 &&
+        "$NVCC" -cudart shared -arch=sm_75 -O2 -I"$src/common" -o "$tmp/$wl" "$src/$wl/$wl.cu" \
+            >"$tmp/nvcc.log" 2>&1; then
+        bin="$tmp"
+    else
+        echo "SKIP: $bin/$wl is not built (make workloads) and nvcc could not build it"
+        exit 77
+    fi
+fi
 
 # A hand-made trace (SM 0, one set of 2 ways), reads A B A B C A B by warps 0 1 0 2 0 0 1,
 # each miss filled at once, kinds as a 2-way LRU cache has them. Oracle 28 (its A B C A B
