@@ -55,6 +55,10 @@ export -f build_one
 export here tmp nvcc_flags NVCC
 # shellcheck disable=SC2086
 printf '%s\n' $programs | xargs -P "$jobs" -n 1 bash -c 'build_one "$1"' _
+# CAWA oracle 11 runs the bfs workload (benchmarks/workloads/bfs) at its test size.
+wl="$here/../../benchmarks/workloads"
+(cd "$tmp/bin" && "$NVCC" $nvcc_flags -I"$wl/common" -o bfs "$wl/bfs/bfs.cu") >"$tmp/bin/bfs.log" 2>&1
+echo $? >"$tmp/bin/bfs.rc"
 
 # ---- run: ID|PROGRAM|MODE|OPTIONS (every run also writes the policy traces trace.*) ----
 d30="--config dyncta-30core"
@@ -69,16 +73,21 @@ runs=(
     "ws_gto|small_ws|timing|--config gtx480 -o gpgpu_scheduler=gto"
     "ws_ccws|small_ws|timing|--config gtx480 -o gpgpu_scheduler=ccws"
     "ws_bigl1|small_ws|timing|--config gtx480 -o gpgpu_cache:dl1=N:4096:128:8,L:L:m:N:L,S:64:8,8"
+    "bfs_lrr|bfs test|timing|--config gtx480 -o gpgpu_scheduler=lrr"
+    "bfs_gcaws|bfs test|timing|--config gtx480 -o gpgpu_scheduler=gcaws"
 )
 run_one() {
     local id prog mode opts
     IFS='|' read -r id prog mode opts <<<"$1"
+    local args=${prog#* }
+    [ "$args" = "$prog" ] && args=""
+    prog=${prog%% *}
     [ "$(cat "$tmp/bin/$prog.rc")" = 0 ] || return 0
     mkdir -p "$tmp/run/$id"
     # shellcheck disable=SC2086
     (cd "$tmp/run/$id" && timeout -k 5 "$limit" "$PTXSIM" run --mode "$mode" $opts \
-        -o ptxsim_policy_trace="$tmp/run/$id/trace" --stats stats.json -- "$tmp/bin/$prog" \
-        >out.txt 2>err.txt </dev/null)
+        -o ptxsim_policy_trace="$tmp/run/$id/trace" -o ptxsim_warp_profile="$tmp/run/$id/warps.csv" \
+        --stats stats.json -- "$tmp/bin/$prog" $args >out.txt 2>err.txt </dev/null)
     echo $? >"$tmp/run/$id/rc"
 }
 export -f run_one
@@ -86,7 +95,7 @@ export limit PTXSIM
 printf '%s\n' "${runs[@]}" | xargs -d '\n' -P "$jobs" -n 1 bash -c 'run_one "$1"' _
 
 # ---- checks ------------------------------------------------------------------------------
-python3 - "$tmp" "$programs" <<'PYEOF'
+python3 - "$tmp" "$programs bfs" <<'PYEOF'
 import csv, json, os, sys
 
 tmp, programs = sys.argv[1], sys.argv[2].split()
@@ -260,7 +269,23 @@ def c34():
           (t["misses"], t["mshr_merges"], blocks, t["writes"]))
 
 
-for name, fn in (("dyncta 27a", o27a), ("dyncta 27b", o27b), ("dyncta 24", o24),
+# CAWA 11: on BFS, gCAWS is not slower than round robin and the spread of warp execution
+# times within a thread block shrinks (from the -ptxsim_warp_profile of each run).
+def cawa11():
+    def spread(rid):
+        by = {}
+        with open(os.path.join(rundir(rid), "warps.csv")) as f:
+            for r in csv.DictReader(line for line in f if not line.startswith("#")):
+                by.setdefault((r["grid"], r["cta"]), []).append(int(r["end"]) - int(r["start"]))
+        sp = [max(v) - min(v) for v in by.values() if len(v) > 1]
+        return sum(sp) / len(sp)
+    lc, gc = total("bfs_lrr")["cycles"], total("bfs_gcaws")["cycles"]
+    ls, gs = spread("bfs_lrr"), spread("bfs_gcaws")
+    check(gc <= lc and gs <= ls, "cawa 11 bfs: gcaws not slower than lrr, warp-time spread smaller",
+          "cycles lrr %d gcaws %d; mean spread lrr %.1f gcaws %.1f" % (lc, gc, ls, gs))
+
+
+for name, fn in (("cawa 11", cawa11), ("dyncta 27a", o27a), ("dyncta 27b", o27b), ("dyncta 24", o24),
                  ("dyncta 25", o25), ("dyncta 11", o11), ("dyncta 6/7", o6_7),
                  ("ccws 27", c27), ("ccws 34", c34)):
     guarded(name, fn)
