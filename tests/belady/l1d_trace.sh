@@ -14,6 +14,8 @@
 # $top_builddir/benchmarks/workloads/bin); exits 77 (skip) when spmv_csr is not built
 # there (`make workloads`). L1D_TRACE_WORKLOAD / L1D_TRACE_SIZE pick another run.
 set -u
+# The workload program does not free its host buffers; leak checks are for ptxsim, not it.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 unset PTXSIM_CONFIG PTXSIM_OPTIONS PTXSIM_BUDGET PTXSIM_STATS PTXSIM_MODE
 builddir="${top_builddir:-$(pwd)}"
 bin="${WORKLOADS_BIN:-$builddir/benchmarks/workloads/bin}"
