@@ -1,6 +1,7 @@
 #include "policies/l1d_args.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/err.h"
@@ -30,6 +31,33 @@ static int parse_number(const char *policy, struct pol_l1d_arg *k, const char *v
     }
     return ps_err_set(err, PS_EINVAL, "l1d policy %s: %s='%.*s' is not a number from %u to %u",
                       policy, k->key, (int)len, v, k->min, k->max);
+}
+
+/* Digits with at most one '.', no sign or exponent: the text alone fixes the value. */
+static int parse_fraction(const char *policy, struct pol_l1d_arg *k, const char *v, size_t len,
+                          struct ps_err *err)
+{
+    char buf[32];
+    size_t dots = 0, i;
+    double x;
+
+    for (i = 0; i < len && len < sizeof(buf); i++) {
+        if (v[i] == '.')
+            dots++;
+        else if (v[i] < '0' || v[i] > '9')
+            break;
+    }
+    if (i == len && len < sizeof(buf) && dots <= 1 && !(dots == 1 && len == 1)) {
+        memcpy(buf, v, len);
+        buf[len] = '\0';
+        x = strtod(buf, NULL);
+        if (x >= k->dmin && x <= k->dmax) {
+            *k->dval = x;
+            return 0;
+        }
+    }
+    return ps_err_set(err, PS_EINVAL, "l1d policy %s: %s='%.*s' is not a number from %g to %g",
+                      policy, k->key, (int)len, v, k->dmin, k->dmax);
 }
 
 static int parse_word(const char *policy, struct pol_l1d_arg *k, const char *v, size_t len,
@@ -87,28 +115,30 @@ static int parse_field(const char *policy, const char *s, size_t len, struct pol
     k->given = true;
     if (k->words)
         return parse_word(policy, k, eq + 1, (size_t)(s + len - eq - 1), err);
+    if (k->dval)
+        return parse_fraction(policy, k, eq + 1, (size_t)(s + len - eq - 1), err);
     return parse_number(policy, k, eq + 1, (size_t)(s + len - eq - 1), err);
 }
 
-int pol_l1d_args_parse(const char *policy, const char *args, struct pol_l1d_arg *keys, uint32_t n,
-                       struct ps_err *err)
+int pol_l1d_args_parse(const char *policy, const char *args, const char *seps,
+                       struct pol_l1d_arg *keys, uint32_t n, struct ps_err *err)
 {
     const char *p = args ? args : "";
 
     for (uint32_t i = 0; i < n; i++)
         keys[i].given = false;
     while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        size_t len = strcspn(p, seps);
         int rc = parse_field(policy, p, len, keys, n, err);
 
         if (rc)
             return rc;
-        if (!comma)
+        if (!p[len])
             break;
-        p = comma + 1;
+        p += len + 1;
         if (!*p)
-            return ps_err_set(err, PS_EINVAL, "l1d policy %s: argument text ends with ','", policy);
+            return ps_err_set(err, PS_EINVAL, "l1d policy %s: argument text ends with '%c'", policy,
+                              p[-1]);
     }
     return 0;
 }

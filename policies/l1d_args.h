@@ -16,17 +16,20 @@ struct ps_err;
 
 struct pol_l1d_arg {
     const char *key;
-    uint32_t *val;            /* in: the default; out: the value given, if any */
-    uint32_t min, max;        /* bounds of a number (ignored with words) */
+    uint32_t *val;     /* in: the default; out: the value given, if any */
+    uint32_t min, max; /* bounds of a number (ignored with words) */
+    double *dval;      /* non-NULL: a fraction in [dmin, dmax] goes here instead of val */
+    double dmin, dmax;
     const char *const *words; /* NULL: a number; else NULL-terminated names, val = index */
     bool given;               /* out: the key appeared */
 };
 
 /*
- * Parses args (NULL or "" = all defaults) against keys[0..n). Returns 0, or
+ * Parses args (NULL or "" = all defaults) against keys[0..n); fields are
+ * separated by any character of seps ("," or ",:"). Returns 0, or
  * PS_EINVAL with err filled ("l1d policy <policy>: ...").
  */
-int pol_l1d_args_parse(const char *policy, const char *args, struct pol_l1d_arg *keys, uint32_t n,
-                       struct ps_err *err);
+int pol_l1d_args_parse(const char *policy, const char *args, const char *seps,
+                       struct pol_l1d_arg *keys, uint32_t n, struct ps_err *err);
 
 #endif

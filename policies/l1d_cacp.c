@@ -24,7 +24,7 @@
 
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
-#include "policies/l1d_util.h"
+#include "policies/l1d_args.h"
 
 /* zero_reuse: dead lines evicted, each a SHiP decrement (Algorithm 9). */
 enum { CT_CINS, CT_NCINS, CT_CHITS, CT_NCHITS, CT_CCBP_DEC, CT_ZERO, CT_EVICTIONS, CT_NOPRED };
@@ -76,21 +76,22 @@ static int cacp_bad(struct ps_err *err, const char *args, const char *what)
 
 static int cacp_parse(const struct pol_l1d_params *p, struct cacp_cfg *c, struct ps_err *err)
 {
-    const struct pol_kv keys[] = {
-        {"cways", POL_KV_U32, 0, 255, NULL, &c->cways},
-        {"threshold", POL_KV_U32, 0, 255, NULL, &c->threshold},
-        {"ccbp_bits", POL_KV_U32, 1, 8, NULL, &c->ccbp_bits},
-        {"ship_bits", POL_KV_U32, 1, 8, NULL, &c->ship_bits},
-        {"ccbp_init", POL_KV_U32, 0, 255, NULL, &c->ccbp_init},
-        {"ship_init", POL_KV_U32, 0, 255, NULL, &c->ship_init},
-        {"sig_bits", POL_KV_U32, 1, 12, NULL, &c->sig_bits},
-        {"sig_addr", POL_KV_WORD, 0, 0, "line|byte", &c->sig_addr},
+    static const char *const sig_addrs[] = {"line", "byte", NULL};
+    struct pol_l1d_arg keys[] = {
+        {.key = "cways", .val = &c->cways, .max = 255},
+        {.key = "threshold", .val = &c->threshold, .max = 255},
+        {.key = "ccbp_bits", .val = &c->ccbp_bits, .min = 1, .max = 8},
+        {.key = "ship_bits", .val = &c->ship_bits, .min = 1, .max = 8},
+        {.key = "ccbp_init", .val = &c->ccbp_init, .max = 255},
+        {.key = "ship_init", .val = &c->ship_init, .max = 255},
+        {.key = "sig_bits", .val = &c->sig_bits, .min = 1, .max = 12},
+        {.key = "sig_addr", .val = &c->sig_addr, .words = sig_addrs},
     };
     char what[200];
     int rc;
 
     *c = cacp_defaults;
-    rc = pol_kv_parse("cacp", p->args, keys, sizeof(keys) / sizeof(keys[0]), CACP_EXPECTED, err);
+    rc = pol_l1d_args_parse("cacp", p->args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
     if (rc)
         return rc;
     if (c->ccbp_init >= 1u << c->ccbp_bits || c->ship_init >= 1u << c->ship_bits)

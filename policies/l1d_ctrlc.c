@@ -22,6 +22,7 @@
 
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_args.h"
 #include "policies/l1d_util.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_SAMPLES, CT_UP, CT_DOWN, CT_FIRST_HITS };
@@ -81,21 +82,22 @@ static const struct ctrlc_cfg ctrlc_defaults = {
 
 static int ctrlc_parse(const char *args, struct ctrlc_cfg *c, struct ps_err *err)
 {
-    const struct pol_kv keys[] = {
-        {"pc_bits", POL_KV_U32, 1, 12, NULL, &c->pc_bits},
-        {"agg_max", POL_KV_U32, 0, 16, NULL, &c->agg_max},
-        {"agg_init", POL_KV_U32, 0, 16, NULL, &c->agg_init},
-        {"period", POL_KV_U32, 1, 1 << 20, NULL, &c->period},
-        {"thr_lo", POL_KV_DBL, 0, 1, NULL, &c->thr_lo},
-        {"thr_hi", POL_KV_DBL, 0, 1, NULL, &c->thr_hi},
-        {"mode", POL_KV_WORD, 0, 0, "det|rand", &c->mode},
-        {"seed", POL_KV_U32, 0, UINT32_MAX, NULL, &c->seed},
-        {"series_cap", POL_KV_U32, 0, 1 << 24, NULL, &c->series_cap},
+    static const char *const modes[] = {"det", "rand", NULL};
+    struct pol_l1d_arg keys[] = {
+        {.key = "pc_bits", .val = &c->pc_bits, .min = 1, .max = 12},
+        {.key = "agg_max", .val = &c->agg_max, .max = 16},
+        {.key = "agg_init", .val = &c->agg_init, .max = 16},
+        {.key = "period", .val = &c->period, .min = 1, .max = 1 << 20},
+        {.key = "thr_lo", .dval = &c->thr_lo, .dmax = 1},
+        {.key = "thr_hi", .dval = &c->thr_hi, .dmax = 1},
+        {.key = "mode", .val = &c->mode, .words = modes},
+        {.key = "seed", .val = &c->seed, .max = UINT32_MAX},
+        {.key = "series_cap", .val = &c->series_cap, .max = 1 << 24},
     };
     int rc;
 
     *c = ctrlc_defaults;
-    rc = pol_kv_parse("ctrlc", args, keys, sizeof(keys) / sizeof(keys[0]), CTRLC_EXPECTED, err);
+    rc = pol_l1d_args_parse("ctrlc", args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
     if (rc)
         return rc;
     if (c->agg_init > c->agg_max)
@@ -201,7 +203,7 @@ static uint32_t ctrlc_victim(void *st, uint32_t set, const struct pol_line_view 
     (void)st;
     (void)set;
     (void)now;
-    return pol_l1d_lru_way(lines, 0, assoc, assoc);
+    return pol_l1d_lru_way(lines, assoc, false);
 }
 
 static void ctrlc_on_insert(void *st, const struct mem_req *r, uint32_t set, uint32_t way,

@@ -9,6 +9,7 @@
 
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_util.h"
 
 struct lru_state {
     bool fifo; /* order by insert_time instead of last_use */
@@ -52,23 +53,10 @@ static uint32_t lru_victim(void *st, uint32_t set, const struct pol_line_view *l
                            uint32_t assoc, uint64_t now)
 {
     const struct lru_state *s = st;
-    uint32_t best = assoc;
-    uint64_t best_key = 0, key;
 
     (void)set;
     (void)now;
-    for (uint32_t w = 0; w < assoc; w++) {
-        if (lines[w].reserved)
-            continue;
-        if (!lines[w].valid)
-            return w;
-        key = s->fifo ? lines[w].insert_time : lines[w].last_use;
-        if (best == assoc || key < best_key) {
-            best = w;
-            best_key = key;
-        }
-    }
-    return best;
+    return pol_l1d_lru_way(lines, assoc, s->fifo);
 }
 
 const struct pol_l1d_ops pol_l1d_lru = {

@@ -54,7 +54,7 @@ static void *mrpb_create(const struct pol_l1d_params *p, struct ps_err *err)
     struct pol_l1d_params lp = *p;
     struct mrpb *m;
 
-    if (pol_l1d_args_parse("mrpb", p->args, keys, sizeof(keys) / sizeof(keys[0]), err))
+    if (pol_l1d_args_parse("mrpb", p->args, ",", keys, sizeof(keys) / sizeof(keys[0]), err))
         return NULL;
     m = calloc(1, sizeof(*m));
     if (!m) {

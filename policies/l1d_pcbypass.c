@@ -19,6 +19,7 @@
 
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_args.h"
 #include "policies/l1d_util.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_INC, CT_DEC, CT_ON, CT_OFF };
@@ -63,20 +64,20 @@ struct pcbypass {
 
 static int pcb_parse(const char *args, struct pcb_cfg *c, struct ps_err *err)
 {
-    const struct pol_kv keys[] = {
-        {"pc_bits", POL_KV_U32, 1, 12, NULL, &c->pc_bits},
-        {"bits", POL_KV_U32, 1, 8, NULL, &c->bits},
-        {"threshold", POL_KV_U32, 1, 255, NULL, &c->threshold},
-        {"init", POL_KV_U32, 0, 255, NULL, &c->init},
-        {"inc", POL_KV_U32, 0, 255, NULL, &c->inc},
-        {"dec", POL_KV_U32, 0, 255, NULL, &c->dec},
-        {"series_cap", POL_KV_U32, 0, 1 << 24, NULL, &c->series_cap},
+    struct pol_l1d_arg keys[] = {
+        {.key = "pc_bits", .val = &c->pc_bits, .min = 1, .max = 12},
+        {.key = "bits", .val = &c->bits, .min = 1, .max = 8},
+        {.key = "threshold", .val = &c->threshold, .min = 1, .max = 255},
+        {.key = "init", .val = &c->init, .max = 255},
+        {.key = "inc", .val = &c->inc, .max = 255},
+        {.key = "dec", .val = &c->dec, .max = 255},
+        {.key = "series_cap", .val = &c->series_cap, .max = 1 << 24},
     };
     uint32_t max;
     int rc;
 
     *c = pcb_defaults;
-    rc = pol_kv_parse("pcbypass", args, keys, sizeof(keys) / sizeof(keys[0]), PCB_EXPECTED, err);
+    rc = pol_l1d_args_parse("pcbypass", args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
     if (rc)
         return rc;
     max = (1u << c->bits) - 1;
@@ -156,7 +157,7 @@ static uint32_t pcb_victim(void *st, uint32_t set, const struct pol_line_view *l
     (void)st;
     (void)set;
     (void)now;
-    return pol_l1d_lru_way(lines, 0, assoc, assoc);
+    return pol_l1d_lru_way(lines, assoc, false);
 }
 
 static void pcb_on_insert(void *st, const struct mem_req *r, uint32_t set, uint32_t way,

@@ -61,7 +61,7 @@ static void *pdp_create(const struct pol_l1d_params *p, struct ps_err *err)
     size_t n = (size_t)p->nsets * p->assoc;
     struct pdp *s;
 
-    if (pol_l1d_args_parse("pdp", p->args, keys, 1, err))
+    if (pol_l1d_args_parse("pdp", p->args, ",", keys, 1, err))
         return NULL;
     s = calloc(1, sizeof(*s));
     if (!s)

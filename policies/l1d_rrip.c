@@ -82,7 +82,7 @@ static int parse_cfg(const char *args, struct rrip_cfg *c, struct ps_err *err)
     };
 
     *c = (struct rrip_cfg){.mode = M_SRRIP, .bits = 2, .eps = 32, .leaders = 32, .psel_bits = 10};
-    if (pol_l1d_args_parse("rrip", args, keys, 6, err))
+    if (pol_l1d_args_parse("rrip", args, ",", keys, 6, err))
         return PS_EINVAL;
     if (!keys[2].given)
         c->insert = (1u << c->bits) - 2; /* max-1: a "long" re-reference interval */
