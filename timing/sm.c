@@ -618,24 +618,44 @@ static bool send_miss(struct tm_sm *s)
     return false;
 }
 
+/*
+ * Hands request r to cache c (the L1D or the constant cache). false: a
+ * reservation failure, nothing changed. Otherwise the schedulers hear of an
+ * L1D store, the L1D trace records the access, and a read hit completes
+ * after the L1 latency.
+ */
+static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *r)
+{
+    enum mem_cache_result res = mem_cache_access(c, r, s->now);
+
+    if (res == MEM_RESFAIL)
+        return false;
+    if (c == s->l1d) {
+        l1d_write_seen(s, r);
+        if (s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
+            l1d_trace(s, r,
+                      res == MEM_HIT            ? TM_L1D_TRACE_HIT
+                      : res == MEM_HIT_RESERVED ? TM_L1D_TRACE_MERGE
+                                                : TM_L1D_TRACE_MISS);
+        else if (s->env.l1d_trace && r->type == MEM_WRITE && res == MEM_HIT)
+            l1d_trace(s, r, TM_L1D_TRACE_WRITE);
+    }
+    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
+        hit_push(s, s->now + s->prm->l1_latency, r->uid);
+    return true;
+}
+
 /* The reordering queues' turn at the L1D: the current queue until it is empty, then the next. */
 static bool rq_cycle(struct tm_sm *s)
 {
     struct rqueue *q = &s->rq[s->rq_cur];
-    struct mem_req *r;
-    enum mem_cache_result res;
 
     for (uint32_t k = 0; !q->n && k < s->nrq; k++) {
         s->rq_cur = (s->rq_cur + 1) % s->nrq;
         q = &s->rq[s->rq_cur];
     }
-    r = &q->buf[q->head];
-    res = mem_cache_access(s->l1d, r, s->now);
-    if (res == MEM_RESFAIL)
+    if (!l1_hand(s, s->l1d, &q->buf[q->head]))
         return true;
-    l1d_write_seen(s, r);
-    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
-        hit_push(s, s->now + s->prm->l1_latency, r->uid);
     if (q->last[q->head])
         q->ninstr--;
     q->head = (q->head + 1) % q->cap;
@@ -655,26 +675,10 @@ static bool rq_room(const struct tm_sm *s, uint32_t slot)
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
 static bool ldst_cycle(struct tm_sm *s)
 {
-    struct mem_req *r;
-    enum mem_cache_result res;
-
     if (!s->ldq_n)
         return s->rq_total ? rq_cycle(s) : false;
-    r = &s->ldq[s->ldq_head];
-    res = mem_cache_access(s->ldq_const ? s->l1c : s->l1d, r, s->now);
-    if (res == MEM_RESFAIL)
+    if (!l1_hand(s, s->ldq_const ? s->l1c : s->l1d, &s->ldq[s->ldq_head]))
         return true;
-    if (!s->ldq_const)
-        l1d_write_seen(s, r);
-    if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
-        l1d_trace(s, r,
-                  res == MEM_HIT            ? TM_L1D_TRACE_HIT
-                  : res == MEM_HIT_RESERVED ? TM_L1D_TRACE_MERGE
-                                            : TM_L1D_TRACE_MISS);
-    else if (!s->ldq_const && s->env.l1d_trace && r->type == MEM_WRITE && res == MEM_HIT)
-        l1d_trace(s, r, TM_L1D_TRACE_WRITE);
-    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
-        hit_push(s, s->now + s->prm->l1_latency, r->uid);
     s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
     s->ldq_n--;
     return false;
