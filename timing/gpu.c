@@ -36,8 +36,8 @@ struct tm_gpu {
     void *cs_st;
     const struct pol_l1d_ops *l1p;
     const char *l1_args;
-    void *l1_shared; /* the L1D policy's GPU-wide state, or NULL */
-    FILE *l1d_trace; /* -ptxsim_l1d_trace, or NULL */
+    void *l1_shared;    /* the L1D policy's GPU-wide state, or NULL */
+    FILE *l1d_trace;    /* -ptxsim_l1d_trace, or NULL */
     FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
@@ -203,48 +203,61 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
     return 0;
 }
 
-/* The policies' state over time, to <prefix>.cta.csv and <prefix>.warp.csv. */
-static void write_policy_traces(const struct tm_gpu *g)
+/* The policies' state over time, to <prefix>.cta.csv, <prefix>.l1d.csv and <prefix>.warp.csv. */
+static int write_cta_trace(const struct tm_gpu *g, FILE *f, struct ps_err *err)
 {
-    const char *prefix = g->prm.policy_trace;
+    return g->cs->dump(g->cs_st, f, err);
+}
+
+static int write_l1d_trace(const struct tm_gpu *g, FILE *f, struct ps_err *err)
+{
+    for (uint32_t i = 0; i < g->prm.nsm; i++) {
+        int rc;
+
+        fprintf(f, "# sm %u\n", i);
+        if ((rc = mem_cache_policy_dump(tm_sm_l1d(g->sm[i]), f, err)))
+            return rc;
+    }
+    return 0;
+}
+
+static int write_warp_trace(const struct tm_gpu *g, FILE *f, struct ps_err *err)
+{
+    for (uint32_t i = 0; i < g->prm.nsm; i++) {
+        int rc;
+
+        if ((rc = tm_sm_dump_sched(g->sm[i], f, err)))
+            return rc;
+    }
+    return 0;
+}
+
+/* Writes <prefix><suffix> with write(); a failure is reported on stderr and loses nothing else. */
+static void write_trace_file(const struct tm_gpu *g, const char *suffix,
+                             int (*write)(const struct tm_gpu *, FILE *, struct ps_err *))
+{
     char path[4096];
     struct ps_err err;
     FILE *f;
 
-    if (!prefix || !*prefix)
-        return;
     ps_err_clear(&err);
-    if (g->cs->dump) {
-        snprintf(path, sizeof(path), "%s.cta.csv", prefix);
-        if (!(f = fopen(path, "w")) || g->cs->dump(g->cs_st, f, &err))
-            fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
-        if (f)
-            fclose(f);
-    }
-    if (g->l1p && g->l1p->dump && g->sm) {
-        snprintf(path, sizeof(path), "%s.l1d.csv", prefix);
-        f = fopen(path, "w");
-        for (uint32_t i = 0; f && i < g->prm.nsm; i++) {
-            fprintf(f, "# sm %u\n", i);
-            if (mem_cache_policy_dump(tm_sm_l1d(g->sm[i]), f, &err))
-                break;
-        }
-        if (!f || err.code)
-            fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
-        if (f)
-            fclose(f);
-    }
-    if (g->ws->dump && g->sm) {
-        snprintf(path, sizeof(path), "%s.warp.csv", prefix);
-        f = fopen(path, "w");
-        for (uint32_t i = 0; f && i < g->prm.nsm; i++)
-            if (tm_sm_dump_sched(g->sm[i], f, &err))
-                break;
-        if (!f || err.code)
-            fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
-        if (f)
-            fclose(f);
-    }
+    snprintf(path, sizeof(path), "%s%s", g->prm.policy_trace, suffix);
+    if (!(f = fopen(path, "w")) || write(g, f, &err))
+        fprintf(stderr, "ptxsim: cannot write %s%s%s\n", path, err.msg[0] ? ": " : "", err.msg);
+    if (f)
+        fclose(f);
+}
+
+static void write_policy_traces(const struct tm_gpu *g)
+{
+    if (!g->prm.policy_trace || !*g->prm.policy_trace)
+        return;
+    if (g->cs->dump)
+        write_trace_file(g, ".cta.csv", write_cta_trace);
+    if (g->l1p && g->l1p->dump && g->sm)
+        write_trace_file(g, ".l1d.csv", write_l1d_trace);
+    if (g->ws->dump && g->sm)
+        write_trace_file(g, ".warp.csv", write_warp_trace);
 }
 
 void tm_gpu_destroy(struct tm_gpu *g)
@@ -425,9 +438,8 @@ static void sample(struct tm_gpu *g, struct run *r)
     for (uint32_t i = 0; i < g->prm.nsm; i++) {
         const struct tm_sm_counters *k = tm_sm_get_counters(g->sm[i]);
         struct tm_sm_counters *b = &r->sample_base[i];
-        struct pol_sm_sample s = {k->cycles - b->cycles, k->c_idle - b->c_idle,
-                                  k->c_mem - b->c_mem, k->issued - b->issued,
-                                  tm_sm_ctas(g->sm[i]), r->occ.max};
+        struct pol_sm_sample s = {k->cycles - b->cycles, k->c_idle - b->c_idle, k->c_mem - b->c_mem,
+                                  k->issued - b->issued, tm_sm_ctas(g->sm[i]),  r->occ.max};
 
         g->cs->on_sample(g->cs_st, i, &s, g->core_now);
         *b = *k;
@@ -450,10 +462,10 @@ static void progress(struct tm_gpu *g, struct run *r)
     fprintf(stderr,
             "ptxsim: %s: cycle %llu, %llu warp insts, %.0f sim cycles/s, CTAs done %llu/%llu "
             "(%.0f%%)\n",
-            g->dev ? r->L->p->m->funcs[r->L->kernel]->name : "?",
-            (unsigned long long)g->core_now, (unsigned long long)r->L->warp_insts,
-            (double)g->core_now / (t - r->t0 + 1e-9), (unsigned long long)(r->next_cta),
-            (unsigned long long)r->nctas, 100.0 * (double)r->next_cta / (double)r->nctas);
+            g->dev ? r->L->p->m->funcs[r->L->kernel]->name : "?", (unsigned long long)g->core_now,
+            (unsigned long long)r->L->warp_insts, (double)g->core_now / (t - r->t0 + 1e-9),
+            (unsigned long long)(r->next_cta), (unsigned long long)r->nctas,
+            100.0 * (double)r->next_cta / (double)r->nctas);
     (void)insts;
 }
 
@@ -577,8 +589,8 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     s->regs_per_thread = r->occ.regs_per_thread;
     s->core_mhz = g->prm.clk[D_CORE];
     s->dram_mhz = g->prm.clk[D_DRAM];
-    s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips *
-                                   g->prm.dram.bus_width * g->prm.dram.data_cmd_ratio;
+    s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips * g->prm.dram.bus_width *
+                                   g->prm.dram.data_cmd_ratio;
     s->wall_s = wall;
     tm_counters_sub(&s->c, &now, before);
     s->c.sm.lat_max = now.sm.lat_max;
