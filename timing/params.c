@@ -44,7 +44,8 @@ static int latencies(const struct ps_config *c, struct tm_params *p, struct ps_e
         return rc ? rc : ps_err_set(err, PS_EINVAL, "-ptx_opcode_latency_sfu: expected a number");
     p->lat_sfu = sfu[0];
     if ((rc = ps_parse_uint_list(c->ptx_opcode_initiation_sfu, ',', sfu, 1, &n, err)) || !n)
-        return rc ? rc : ps_err_set(err, PS_EINVAL, "-ptx_opcode_initiation_sfu: expected a number");
+        return rc ? rc
+                  : ps_err_set(err, PS_EINVAL, "-ptx_opcode_initiation_sfu: expected a number");
     p->ii_sfu = sfu[0];
     return 0;
 }
@@ -60,6 +61,29 @@ static int cache(const char *opt, const char *s, struct mem_cache_geom *g, struc
         ps_err_set(err, rc, "-%s: %s", opt, msg);
     }
     return rc;
+}
+
+/*
+ * How many memory instructions the LD/ST path holds between issue and the
+ * L1: GPGPU-Sim's ID_OC_MEM and OC_EX_MEM pipeline registers, the memory
+ * collector units and the LD/ST unit's own dispatch register. Issue of the
+ * next memory instruction waits while they are all taken.
+ */
+static int ldst_depth(const struct ps_config *c, struct tm_params *p, struct ps_err *err)
+{
+    uint32_t w[13] = {0}, n = 0;
+    int rc = ps_parse_uint_list(c->gpgpu_pipeline_widths, ',', w, 13, &n, err);
+
+    if (rc)
+        return rc;
+    if (n < 11)
+        return ps_err_set(err, PS_EINVAL,
+                          "-gpgpu_pipeline_widths: expected at least 11 comma-separated numbers, "
+                          "got %u",
+                          n);
+    p->ldst_insts = clamp_u32(w[4], 1) + clamp_u32(w[9], 1) +
+                    clamp_u32(c->gpgpu_operand_collector_num_units_mem, 1) + 1;
+    return 0;
 }
 
 static int core(const struct ps_config *c, struct tm_params *p, struct ps_err *err)
@@ -88,8 +112,12 @@ static int core(const struct ps_config *c, struct tm_params *p, struct ps_err *e
     p->reg_banks = clamp_u32(c->gpgpu_num_reg_banks, 1);
     p->bank_use_warp_id = c->gpgpu_reg_bank_use_warp_id;
     p->fetch_per_cycle = clamp_u32(c->gpgpu_inst_fetch_throughput, 1);
-    p->ibuffer = 2; /* GPGPU-Sim fetches two instructions per warp into its I-buffer */
+    p->ibuffer = 2;              /* GPGPU-Sim fetches two instructions per warp into its I-buffer */
     p->max_regs_per_thread = 63; /* compute 2.x limit; PTX declares virtual registers */
+    p->oc_latency = c->ptxsim_operand_collect_latency;
+    p->wb_latency = c->ptxsim_writeback_latency;
+    if ((rc = ldst_depth(c, p, err)))
+        return rc;
     return latencies(c, p, err);
 }
 
@@ -118,7 +146,8 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     if ((rc = ps_parse_uint_list(c->gpgpu_dram_partition_queues, ':', q, 4, &n, err)))
         return rc;
     if (n != 4)
-        return ps_err_set(err, PS_EINVAL, "-gpgpu_dram_partition_queues: expected 4 numbers a:b:c:d");
+        return ps_err_set(err, PS_EINVAL,
+                          "-gpgpu_dram_partition_queues: expected 4 numbers a:b:c:d");
     for (int i = 0; i < 4; i++)
         p->partq[i] = q[i] ? q[i] : 64;
     if ((rc = mem_dram_timing_parse(c->gpgpu_dram_timing_opt, &p->dram.t, err)))

@@ -29,6 +29,8 @@ struct tm_params {
     uint32_t fetch_per_cycle; /* warps fetched per cycle */
     uint32_t ibuffer;         /* instructions fetched at once per warp */
     uint32_t max_regs_per_thread;
+    uint32_t oc_latency, wb_latency; /* issue -> pipe/LD-ST, pipe end -> dependent issue */
+    uint32_t ldst_insts;             /* memory instructions the LD/ST path holds at once */
     /* SM memory pipeline. */
     uint32_t l1_latency, smem_latency, const_latency;
     uint32_t shmem_banks, shmem_warp_parts;

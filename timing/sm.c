@@ -28,6 +28,8 @@
 #define LOCAL_BASE (UINT64_C(1) << 40)
 #define INST_BYTES 8u
 #define LDST_QMAX (ISA_WARP_SIZE * 4)
+/* The LD/ST queue holds the requests of up to prm->ldst_insts instructions (at most 8). */
+#define LDQ_CAP (2 * MEM_MAX_WARP_REQS * 8)
 
 struct hwarp {
     struct isa_warp *w; /* NULL: free slot */
@@ -98,10 +100,16 @@ struct tm_sm {
     uint64_t unit_free[TM_UNIT_COUNT][8];
     uint32_t nunits[TM_UNIT_COUNT];
     struct mem_cache *l1d, *l1i, *l1c;
-    /* LD/ST unit: requests of the memory instruction being processed. */
-    struct mem_req ldq[LDST_QMAX];
-    uint32_t ldq_head, ldq_n;
-    bool ldq_const;
+    /*
+     * LD/ST path: the requests of the memory instructions between issue and
+     * the L1, in issue order. A request reaches the L1 no earlier than
+     * ldq_at (issue + operand collection); ldq_insts counts the instructions
+     * with requests still queued (ldq_last marks each one's final request).
+     */
+    struct mem_req ldq[LDQ_CAP];
+    uint64_t ldq_at[LDQ_CAP];
+    bool ldq_last[LDQ_CAP];
+    uint32_t ldq_head, ldq_n, ldq_insts;
     /*
      * MRPB's request reordering queues between the coalescer and the L1D,
      * when the L1D policy asks for them (its reorder op): a global/local
@@ -140,6 +148,7 @@ static const uint32_t NO_REC = UINT32_MAX;
 struct rqueue {
     struct mem_req *buf; /* rq_depth * LDST_QMAX requests */
     bool *last;          /* the request ends its instruction */
+    uint64_t *at;        /* cycle from which the request may reach the L1D */
     uint32_t head, n, cap, ninstr;
 };
 
@@ -232,7 +241,8 @@ static int rq_build(struct tm_sm *s)
         s->rq[i].cap = depth * LDST_QMAX;
         s->rq[i].buf = malloc(s->rq[i].cap * sizeof(*s->rq[i].buf));
         s->rq[i].last = malloc(s->rq[i].cap * sizeof(*s->rq[i].last));
-        if (!s->rq[i].buf || !s->rq[i].last)
+        s->rq[i].at = malloc(s->rq[i].cap * sizeof(*s->rq[i].at));
+        if (!s->rq[i].buf || !s->rq[i].last || !s->rq[i].at)
             return -1;
     }
     return 0;
@@ -306,6 +316,7 @@ void tm_sm_destroy(struct tm_sm *s)
     for (uint32_t i = 0; s->rq && i < s->nrq; i++) {
         free(s->rq[i].buf);
         free(s->rq[i].last);
+        free(s->rq[i].at);
     }
     free(s->rq);
     for (uint32_t i = 0; s->ctas && i < s->prm->max_ctas; i++)
@@ -488,6 +499,16 @@ static void lat_record(struct tm_sm *s, uint64_t lat)
     s->k.lat_hist[b]++;
 }
 
+/*
+ * Cycles from a load's data reaching the LD/ST unit (L1 hit latency elapsed,
+ * or reply filled) until a dependent instruction may issue: the write-back
+ * stage; the LD/ST unit has no result-port stage of its own.
+ */
+static uint32_t ldst_wb(const struct tm_sm *s)
+{
+    return s->prm->wb_latency ? s->prm->wb_latency - 1 : 0;
+}
+
 /* One request of load record uid was answered. */
 static void complete(struct tm_sm *s, uint64_t uid)
 {
@@ -503,7 +524,7 @@ static void complete(struct tm_sm *s, uint64_t uid)
     h->blk_ok = false;
     for (uint32_t i = 0; i < r->ndst; i++)
         if (r->dst[i] < h->nready)
-            h->ready_at[r->dst[i]] = s->now;
+            h->ready_at[r->dst[i]] = s->now + ldst_wb(s);
     h->loads--;
     r->next_free = s->free_rec;
     s->free_rec = (uint32_t)uid;
@@ -654,6 +675,8 @@ static bool rq_cycle(struct tm_sm *s)
         s->rq_cur = (s->rq_cur + 1) % s->nrq;
         q = &s->rq[s->rq_cur];
     }
+    if (q->at[q->head] > s->now)
+        return false;
     if (!l1_hand(s, s->l1d, &q->buf[q->head]))
         return true;
     if (q->last[q->head])
@@ -675,11 +698,16 @@ static bool rq_room(const struct tm_sm *s, uint32_t slot)
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
 static bool ldst_cycle(struct tm_sm *s)
 {
+    const struct mem_req *r = &s->ldq[s->ldq_head];
+
     if (!s->ldq_n)
         return s->rq_total ? rq_cycle(s) : false;
-    if (!l1_hand(s, s->ldq_const ? s->l1c : s->l1d, &s->ldq[s->ldq_head]))
+    if (s->ldq_at[s->ldq_head] > s->now)
+        return false;
+    if (!l1_hand(s, r->space == MEM_CONST ? s->l1c : s->l1d, r))
         return true;
-    s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
+    s->ldq_insts -= s->ldq_last[s->ldq_head];
+    s->ldq_head = (s->ldq_head + 1) % LDQ_CAP;
     s->ldq_n--;
     return false;
 }
@@ -762,8 +790,9 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
             return W_DMISS;
         }
     }
-    if (c->ii->is_mem && (s->ldq_n || s->ldst_free > s->now ||
-                          (s->nrq ? !rq_room(s, (uint32_t)(h - s->wp)) : false)))
+    if (c->ii->is_mem &&
+        (s->ldq_insts >= s->prm->ldst_insts || s->ldq_n + 2 * MEM_MAX_WARP_REQS > LDQ_CAP ||
+         s->ldst_free > s->now || (s->nrq ? !rq_room(s, (uint32_t)(h - s->wp)) : false)))
         return ldst_fail ? W_MSHR : W_STRUCT;
     c->unit_idx = free_unit(s, c->ii->unit);
     if (c->unit_idx < 0)
@@ -854,24 +883,32 @@ static enum lane_space lane_space_of(uint8_t space, uint64_t *a)
 
 static void queue_reqs(struct tm_sm *s, const struct mem_req *reqs, uint32_t n)
 {
-    if (s->nrq && !s->ldq_const && n) {
+    uint64_t at = s->now + s->prm->oc_latency;
+
+    if (s->nrq && reqs[0].space != MEM_CONST && n) {
         struct rqueue *q = &s->rq[reqs[0].warp % s->nrq];
 
         for (uint32_t i = 0; i < n && q->n < q->cap; i++) {
-            uint32_t at = (q->head + q->n) % q->cap;
+            uint32_t k = (q->head + q->n) % q->cap;
 
-            q->buf[at] = reqs[i];
-            q->last[at] = i == n - 1;
+            q->buf[k] = reqs[i];
+            q->last[k] = i == n - 1;
+            q->at[k] = at;
             q->n++;
             s->rq_total++;
         }
         q->ninstr++;
         return;
     }
-    for (uint32_t i = 0; i < n && s->ldq_n < LDST_QMAX; i++) {
-        s->ldq[(s->ldq_head + s->ldq_n) % LDST_QMAX] = reqs[i];
+    for (uint32_t i = 0; i < n && s->ldq_n < LDQ_CAP; i++) {
+        uint32_t k = (s->ldq_head + s->ldq_n) % LDQ_CAP;
+
+        s->ldq[k] = reqs[i];
+        s->ldq_at[k] = at;
+        s->ldq_last[k] = i == n - 1;
         s->ldq_n++;
     }
+    s->ldq_insts++;
 }
 
 /* Timing of a memory instruction that executed with `info`. Returns the cycle its result is ready.
@@ -881,7 +918,7 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
 {
     const struct tm_params *p = s->prm;
     const struct isa_instr *in = info->in;
-    uint64_t addr[ISA_WARP_SIZE], ready = s->now + p->lat_int[0];
+    uint64_t addr[ISA_WARP_SIZE], ready = s->now + p->oc_latency + p->lat_int[0] + p->wb_latency;
     uint32_t mask[LS_COUNT] = {0};
     bool atomic = in->op == ISA_OP_ATOM || in->op == ISA_OP_RED;
     bool store = info->is_store && !atomic;
@@ -906,7 +943,8 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         s->k.shmem_accesses++;
         s->k.shmem_cycles += cyc;
         s->ldst_free = s->now + cyc;
-        ready = s->now + p->smem_latency + cyc - 1;
+        /* operand collection, the shared-memory pipe, then the LD/ST write-back stage */
+        ready = s->now + p->oc_latency + p->smem_latency + cyc + ldst_wb(s);
     }
     tmpl.sm = (uint16_t)s->id;
     tmpl.warp = (uint16_t)slot;
@@ -939,11 +977,10 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         s->k.gmem_reqs += n;
     }
     if (mask[LS_PARAM] && !n && !mask[LS_SHARED])
-        ready = s->now + p->const_latency;
+        ready = s->now + p->oc_latency + p->const_latency + p->wb_latency;
     if (!n)
         return ready;
     s->k.const_reqs += nconst;
-    s->ldq_const = nconst > 0;
     if (!store && ii->ndst) {
         uint32_t r = rec_alloc(s);
 
@@ -986,6 +1023,12 @@ static void ibuffer_advance(struct tm_sm *s, struct hwarp *h, const struct tm_ii
     (void)s;
 }
 
+/* Cycles an ALU result spends outside its pipe: operand collection before, write-back after. */
+static uint32_t p_oc_wb(const struct tm_sm *s)
+{
+    return s->prm->oc_latency + s->prm->wb_latency;
+}
+
 static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
 {
     struct hwarp *h = &s->wp[slot];
@@ -1017,7 +1060,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
         }
     } else {
         s->unit_free[ii->unit][c->unit_idx] = s->now + ii->ii;
-        ready = s->now + ii->lat + extra;
+        ready = s->now + p_oc_wb(s) + ii->lat + extra;
     }
     for (uint32_t i = 0; i < ii->ndst; i++)
         if (base + ii->dst[i] < h->nready)
@@ -1287,9 +1330,14 @@ static uint64_t wake_time(struct tm_sm *s)
     if (s->env.ws->criticality && s->crit_next > now)
         wake = s->crit_next;
 
-    if (s->ldq_n || s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
+    if (s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
         mem_cache_peek_miss(s->l1d))
         return now + 1;
+    if (s->ldq_n) {
+        if (s->ldq_at[s->ldq_head] <= now + 1)
+            return now + 1;
+        wake = s->ldq_at[s->ldq_head] < wake ? s->ldq_at[s->ldq_head] : wake;
+    }
     if (s->hits_n && s->hits[s->hits_head].at < wake)
         wake = s->hits[s->hits_head].at;
     if (s->ldst_free > now && s->ldst_free < wake)
