@@ -319,7 +319,7 @@ def mem_latency():
     want = l2_expected(c)
     check(within(per["l2_hit"], want, 0.10), "4 latency l2_hit",
           "%.1f cycles/hop (%d hops); expected %.1f = rop %d x core/L2 + 2 x (icnt %d + 1 flit) x core/icnt "
-          "+ 4 hand-offs, tolerance 10%%" % (per["l2_hit"], n, want, c["gpgpu_l2_rop_latency"],
+          "+ operand collect + write-back - 1 + 3 hand-offs, tolerance 10%%" % (per["l2_hit"], n, want, c["gpgpu_l2_rop_latency"],
                                              c["ptxsim_icnt_latency"]))
     # 5. DRAM (cold walk over 4.2 MB, random order: row misses, mostly
     # conflicts). Range: [no tRP, with tRP] of the formula above, -5%/+10%
