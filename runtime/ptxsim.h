@@ -76,6 +76,14 @@ struct ptxsim_kernel_info {
     uint32_t reqntid[3], maxntid[3]; /* 0 when not given */
 };
 
+/*
+ * Records the registers per thread ptxas gave kernel `name` in a cubin for
+ * sm_<sm>; the timing model then sizes the kernel's CTAs with it instead of
+ * its PTX liveness estimate. PS_ENOTFOUND when m has no such kernel.
+ */
+int ptxsim_module_set_kernel_regs(struct ptxsim_module *m, const char *name, uint32_t regs,
+                                  uint32_t sm);
+
 /* Number of kernels in m, and the name of kernel i. */
 uint32_t ptxsim_module_kernel_count(const struct ptxsim_module *m);
 const char *ptxsim_module_kernel_name(const struct ptxsim_module *m, uint32_t i);

@@ -339,6 +339,7 @@ static void per_sm_ratios(const struct tm_gpu *g, const struct tm_sm_counters *b
 
 struct occ {
     uint32_t warps, regs, shared, max, regs_per_thread_est, regs_per_thread;
+    uint32_t regs_sm; /* architecture of the cubin the count came from, 0 = PTX liveness */
     const char *limiter;
 };
 
@@ -352,12 +353,24 @@ static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct 
 
     if (isa_resources_of(prog->m, L->kernel, &r))
         return ps_err_set(err, PS_ENOMEM, "out of memory");
-    /* Peak live registers (ptxas-like), or the declared count if the analysis failed. */
-    per_thread = isa_kernel_regs(L->p, L->kernel);
-    if (per_thread == UINT32_MAX)
-        per_thread = r.regs32;
-    o->regs_per_thread_est = per_thread;
-    per_thread = per_thread < p->max_regs_per_thread ? per_thread : p->max_regs_per_thread;
+    if (prog->ki[L->kernel].regs_hw) {
+        /*
+         * ptxas's count from the embedded cubin, rounded up to GPGPU-Sim's
+         * allocation unit of 4 registers and not capped: what GPGPU-Sim
+         * sizes a CTA with.
+         */
+        per_thread = (prog->ki[L->kernel].regs_hw + 3) & ~UINT32_C(3);
+        o->regs_per_thread_est = prog->ki[L->kernel].regs_hw;
+        o->regs_sm = prog->ki[L->kernel].regs_hw_sm;
+    } else {
+        /* Peak live registers (ptxas-like), or the declared count if the analysis failed. */
+        per_thread = isa_kernel_regs(L->p, L->kernel);
+        if (per_thread == UINT32_MAX)
+            per_thread = r.regs32;
+        o->regs_per_thread_est = per_thread;
+        o->regs_sm = 0;
+        per_thread = per_thread < p->max_regs_per_thread ? per_thread : p->max_regs_per_thread;
+    }
     o->warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
     /*
      * PTX declares virtual registers; ptxas fits a kernel into what one CTA
@@ -587,6 +600,7 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     s->l1d_policy = g->l1p->name;
     s->l1d_counter_names = g->l1p->counter_names;
     s->regs_per_thread = r->occ.regs_per_thread;
+    s->regs_sm = r->occ.regs_sm;
     s->core_mhz = g->prm.clk[D_CORE];
     s->dram_mhz = g->prm.clk[D_DRAM];
     s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips * g->prm.dram.bus_width *

@@ -78,8 +78,10 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
     fprintf(out, "gpu_ipc = %.4f\n", d.ipc);
     fprintf(out, "gpu_occupancy = %.4f%%\n", 100.0 * d.occupancy);
     fprintf(out, "gpu_sim_ctas = %llu\n", (unsigned long long)c->ctas);
-    fprintf(out, "max_ctas_per_sm = %u (limited by %s; %u registers per thread)\n",
-            s->max_ctas_per_sm, s->occ_limiter ? s->occ_limiter : "-", s->regs_per_thread);
+    fprintf(out, "max_ctas_per_sm = %u (limited by %s; %u registers per thread, %s%.0u)\n",
+            s->max_ctas_per_sm, s->occ_limiter ? s->occ_limiter : "-", s->regs_per_thread,
+            s->regs_sm ? "ptxas count from the cubin for sm_" : "estimated from PTX liveness",
+            s->regs_sm);
     fprintf(out, "ract = %.4f\nutil = %.4f\n", s->ract, s->util);
     fprintf(out, "n_act = %llu\nn_inact = %llu\nc_idle = %llu\nc_mem = %llu\nc_stall = %llu\n",
             (unsigned long long)c->sm.n_act, (unsigned long long)c->sm.n_inact,
@@ -176,9 +178,9 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             U(c->kernels), s->wall_s, d.sim_rate);
     fprintf(out,
             "%*s \"occupancy\": {\"max_ctas_per_sm\": %u, \"limited_by\": \"%s\", "
-            "\"regs_per_thread\": %u, \"achieved\": %.6f},\n",
+            "\"regs_per_thread\": %u, \"regs_source\": \"%s%.0u\", \"achieved\": %.6f},\n",
             indent, "", s->max_ctas_per_sm, s->occ_limiter ? s->occ_limiter : "-",
-            s->regs_per_thread, d.occupancy);
+            s->regs_per_thread, s->regs_sm ? "cubin_sm_" : "ptx_liveness", s->regs_sm, d.occupancy);
     fprintf(out,
             "%*s \"sm\": {\"n_act\": %llu, \"n_inact\": %llu, \"c_idle\": %llu, \"c_mem\": %llu, "
             "\"c_stall\": %llu, \"ract\": %.6f, \"util\": %.6f, \"busy_cycles\": %llu, "

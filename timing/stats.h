@@ -31,6 +31,7 @@ struct tm_stats {
     const char *l1d_policy;                  /* name of the L1D policy */
     const char *const *l1d_counter_names;    /* its counters in c.l1d.pol (NULL-terminated) */
     uint32_t regs_per_thread; /* the occupancy estimate's registers per thread */
+    uint32_t regs_sm;         /* from the cubin for sm_<regs_sm>; 0 = PTX liveness estimate */
     double core_mhz, dram_mhz;
     double dram_peak_bytes_per_cycle; /* all channels, per DRAM command cycle */
     double ract;       /* mean over SMs of N_act / (N_act + N_inact) */
