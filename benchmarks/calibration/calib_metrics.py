@@ -113,7 +113,7 @@ def set_summaries(runs, rows_by_id, measures):
         ipcs = [(x["gs_ipc"], x["ps_ipc"]) for x in rs if x["ratio"] and x["gs_ipc"] is not None]
         out.append(summarise(name, [(x["id"], x["ratio"]) for x in rs], ipcs))
     wl = [rows_by_id[r.id] for r in runs if r.set in ("test", "small") and r.in_summary() and r.id in rows_by_id]
-    if wl:
+    if {x["set"] for x in wl} == {"test", "small"}:  # both sizes: the workloads together
         ipcs = [(x["gs_ipc"], x["ps_ipc"]) for x in wl if x["ratio"] and x["gs_ipc"] is not None]
         out.append(summarise("workloads (test+small)", [(x["id"], x["ratio"]) for x in wl], ipcs))
     ms = [("%s:%s" % (m["id"].split(".")[0], m["name"]), m["ratio"]) for m in measures if m["timed"]]
@@ -136,7 +136,7 @@ def variant_rows(runs, rows_by_id):
         gs = v["gs_cycles"] / b["gs_cycles"]
         ps = v["ps_cycles"] / b["ps_cycles"]
         sign = lambda x: (x > 1) - (x < 1)
-        out.append({"id": r.id, "program": r.program, "variant": r.variant,
+        out.append({"id": r.id, "set": r.set, "program": r.program, "variant": r.variant,
                     "gs_options": r.row.get("gs_options", "").replace("-gpgpu_runtime_stat 1", "").strip(),
                     "ps_options": " ".join(r.ps_options), "gs_speedup": gs, "ps_speedup": ps,
                     "agree": sign(gs) == sign(ps), "within10": abs(ps / gs - 1) <= 0.10})
@@ -144,9 +144,11 @@ def variant_rows(runs, rows_by_id):
 
 
 def variant_summaries(vrows):
+    """Per variant over the workloads of the variants set (sched.default.lrr, a
+    microbenchmark, is listed among the rows but not pooled here, as in the reference)."""
     out = []
     for v in SCHED_VARIANTS:
-        xs = [x for x in vrows if x["variant"] == v]
+        xs = [x for x in vrows if x["variant"] == v and x["set"] == "variants"]
         if not xs:
             continue
         geo = lambda k: math.exp(sum(math.log(x[k]) for x in xs) / len(xs))
