@@ -160,6 +160,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->dram.chips = clamp_u32(c->gpgpu_n_mem_per_ctrlr, 1);
     p->dram.data_cmd_ratio = clamp_u32(c->dram_data_command_freq_ratio, 1);
     p->dram.bnkgrp_indexing = c->dram_bnkgrp_indexing_policy;
+    p->dram.sector_bursts = c->ptxsim_dram_sector_bursts;
     if ((rc = mem_addrmap_parse(c->gpgpu_mem_addr_mapping, p->nmem, p->nsub, p->dram.t.nbk,
                                 &p->amap, err)))
         return rc;
