@@ -142,6 +142,15 @@ bool mem_cache_busy(const struct mem_cache *c);
 
 /* Drops every clean line; dirty lines are queued as write-backs (kernel end for the L1D). */
 void mem_cache_invalidate(struct mem_cache *c);
+/*
+ * Marks the sectors `mask` of addr's line present, as if data had passed
+ * through the cache outside a kernel (GPGPU-Sim's -gpgpu_perf_sim_memcpy:
+ * host copies update the L2's tags). A missing line takes the policy's
+ * victim, dropped without a write-back (the copy moves no simulated
+ * traffic); a line with a fetch in flight, or a set with every way
+ * reserved, is left alone.
+ */
+void mem_cache_warm(struct mem_cache *c, uint64_t addr, uint8_t mask, uint64_t now);
 
 const struct mem_cache_stats *mem_cache_get_stats(const struct mem_cache *c);
 const struct mem_cache_geom *mem_cache_get_geom(const struct mem_cache *c);

@@ -18,6 +18,7 @@ struct subpart {
     struct mem_fifo to_dram; /* L2 misses and write-backs for the channel */
     struct mem_fifo replies; /* answers waiting for the reply network */
     uint64_t reads, writes, atomics, dram_stall;
+    uint64_t warm_seq; /* sectors host copies marked here: their LRU clock offset */
 };
 
 struct chan {
@@ -147,6 +148,29 @@ void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r)
     if (r->part >= ms->nparts)
         r->part = (uint16_t)(r->part % ms->nparts);
     mem_icnt_push(ms->req, sm, r->part, r, mem_req_request_bytes(r));
+}
+
+void mem_system_warm_l2(struct mem_system *ms, uint64_t addr, uint64_t bytes)
+{
+    uint64_t end = addr + bytes;
+
+    if (end < addr)
+        end = UINT64_MAX;
+    /*
+     * One 32-byte sector at a time, as GPGPU-Sim walks a copy; each sector a
+     * slice marks counts one more in that slice's LRU clock offset.
+     */
+    for (uint64_t a = addr & ~(uint64_t)(MEM_SECTOR_BYTES - 1); a < end; a += MEM_SECTOR_BYTES) {
+        struct mem_req r = {.addr = a, .bytes = MEM_SECTOR_BYTES, .type = MEM_WRITE};
+
+        struct subpart *s;
+
+        mem_addrmap_decode(&ms->p.amap, &r);
+        s = &ms->sp[r.part % ms->nparts];
+        mem_cache_warm(s->l2, a, (uint8_t)(1u << (a % 128 / 32)), ms->l2_now + s->warm_seq++);
+        if (a > UINT64_MAX - MEM_SECTOR_BYTES)
+            break;
+    }
 }
 
 bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out)

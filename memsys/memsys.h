@@ -43,6 +43,8 @@ struct mem_system;
 
 struct mem_system *mem_system_create(const struct mem_system_params *p, struct ps_err *err);
 void mem_system_destroy(struct mem_system *ms);
+/* Host copy of [addr, addr + bytes): the L2 slices that own it mark its sectors present. */
+void mem_system_warm_l2(struct mem_system *ms, uint64_t addr, uint64_t bytes);
 
 /* Control bytes of a packet header. */
 #define MEM_CTRL_BYTES 8u

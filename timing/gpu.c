@@ -260,6 +260,12 @@ static void write_policy_traces(const struct tm_gpu *g)
         write_trace_file(g, ".warp.csv", write_warp_trace);
 }
 
+void tm_gpu_host_copy(struct tm_gpu *g, uint64_t addr, uint64_t bytes)
+{
+    if (g->prm.perf_sim_memcpy && bytes)
+        mem_system_warm_l2(g->ms, addr, bytes);
+}
+
 void tm_gpu_destroy(struct tm_gpu *g)
 {
     if (!g)

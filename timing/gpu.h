@@ -25,6 +25,14 @@ void tm_gpu_destroy(struct tm_gpu *g);
 int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
                   struct ps_err *err);
 
+/*
+ * A host copy to or from [addr, addr + bytes) of device memory: with
+ * -gpgpu_perf_sim_memcpy (GPGPU-Sim's default on the GTX 480) its sectors
+ * become present in the L2, as GPGPU-Sim's copies update the L2 tags. No
+ * simulated time passes.
+ */
+void tm_gpu_host_copy(struct tm_gpu *g, uint64_t addr, uint64_t bytes);
+
 /* Statistics of the last launch and of every launch so far. */
 const struct tm_stats *tm_gpu_last(const struct tm_gpu *g);
 const struct tm_stats *tm_gpu_total(const struct tm_gpu *g);

@@ -134,6 +134,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->shmem_limited_bcast = c->gpgpu_shmem_limited_broadcast;
     p->skip_l1d = c->gpgpu_gmem_skip_L1D;
     p->flush_l1 = c->gpgpu_flush_l1_cache;
+    p->perf_sim_memcpy = c->gpgpu_perf_sim_memcpy;
     if ((rc = cache("gpgpu_cache:dl1", c->gpgpu_cache_dl1, &p->l1d, err)) ||
         (rc = cache("gpgpu_cache:il1", c->gpgpu_cache_il1, &p->l1i, err)) ||
         (rc = cache("gpgpu_const_cache:l1", c->gpgpu_const_cache_l1, &p->l1c, err)) ||
