@@ -18,7 +18,8 @@ struct subpart {
     struct mem_fifo to_dram; /* L2 misses and write-backs for the channel */
     struct mem_fifo replies; /* answers waiting for the reply network */
     uint64_t reads, writes, atomics, dram_stall;
-    uint64_t warm_seq; /* sectors host copies marked here: their LRU clock offset */
+    uint64_t warm_seq;  /* sectors host copies marked here: their LRU clock offset */
+    uint64_t port_free; /* L2 cycle from which the slice takes its next access */
 };
 
 struct chan {
@@ -195,7 +196,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     struct mem_req *r = mem_fifo_head(&s->rop, ms->l2_now), q;
     enum mem_cache_result res;
 
-    if (!r)
+    if (!r || s->port_free > ms->l2_now)
         return;
     q = *r;
     if (q.type == MEM_ATOMIC) {
@@ -208,6 +209,12 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     res = mem_cache_access(s->l2, &q, ms->l2_now);
     if (res == MEM_RESFAIL)
         return;
+    /*
+     * A sectored L2 takes a request as one access per 32-byte sector, one a
+     * cycle (GPGPU-Sim splits a line request into sector requests).
+     */
+    if (ms->p.l2.kind == 'S' && (q.sector_mask & 0xf))
+        s->port_free = ms->l2_now + (uint32_t)__builtin_popcount(q.sector_mask & 0xf);
     s->reads += r->type == MEM_READ;
     s->writes += r->type == MEM_WRITE;
     s->atomics += r->type == MEM_ATOMIC;
