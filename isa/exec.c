@@ -391,7 +391,8 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     op = (enum isa_op)x.in->op;
     w->insts++;
     x.L->warp_insts++;
-    x.L->thread_insts += (uint64_t)__builtin_popcount(x.active);
+    /* Lanes the guard predicate turns off do not count (as GPGPU-Sim's gpu_sim_insn). */
+    x.L->thread_insts += (uint64_t)__builtin_popcount(x.exec);
     if (info) {
         memset(info, 0, sizeof(*info) - sizeof(info->addr));
         info->fidx = x.fr->fidx;

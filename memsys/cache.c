@@ -540,6 +540,14 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
 {
     if (res == MEM_RESFAIL)
         return;
+    /*
+     * An L1 passes .cg loads and atomics straight to the L2; GPGPU-Sim's
+     * L1D never sees them, so they are not L1 accesses here either.
+     */
+    if (c->l1 && (r->type == MEM_ATOMIC || r->cacheop == CACHEOP_CG)) {
+        c->st.uncached++;
+        return;
+    }
     if (c->obs && res != MEM_SENT)
         /* A merge into a pending MSHR is not a new miss (CCWS probes its VTA on new misses). */
         c->obs(c->obs_ctx, res == MEM_MISS ? MEM_OBS_MISS : MEM_OBS_HIT, r,

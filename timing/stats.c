@@ -136,7 +136,7 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
         "\"reservation_fails\": %llu, \"fails_mshr\": %llu, \"fails_merge\": %llu, "
         "\"fails_miss_queue\": %llu, \"fails_line\": %llu, \"fills\": %llu, "
         "\"evictions\": %llu, \"writebacks\": %llu, \"hits_intra_warp\": %llu, \"evict_noreuse\": %llu, "
-        "\"stall_bypassed\": %llu, \"miss_rate\": %.6f}%s",
+        "\"stall_bypassed\": %llu, \"uncached\": %llu, \"miss_rate\": %.6f}%s",
         name, (unsigned long long)c->accesses, (unsigned long long)c->reads,
         (unsigned long long)c->writes, (unsigned long long)c->hits, (unsigned long long)c->misses,
         (unsigned long long)c->hit_reserved, (unsigned long long)c->sent,
@@ -146,7 +146,8 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
         (unsigned long long)c->fills, (unsigned long long)c->evictions,
         (unsigned long long)c->writebacks, (unsigned long long)c->hits_intra,
         (unsigned long long)c->evict_noreuse, (unsigned long long)c->stall_bypassed,
-        ratio(c->accesses - c->hits, c->accesses), last ? "" : ", ");
+        (unsigned long long)c->uncached, ratio(c->accesses - c->hits, c->accesses),
+        last ? "" : ", ");
 }
 
 #define U(x) ((unsigned long long)(x))
