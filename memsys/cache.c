@@ -143,6 +143,20 @@ static char eff_wpol(const struct mem_cache *c, const struct mem_req *r)
     return c->g.wpol;
 }
 
+bool mem_cache_forwards_write(struct mem_cache *c, const struct mem_req *r)
+{
+    char wp = eff_wpol(c, r);
+    struct probe p;
+
+    if (wp == 'R')
+        return true;
+    probe(c, r, &p);
+    if (p.idx != NONE && !(p.need & ~c->lines[p.idx].valid))
+        return wp != 'B'; /* a hit: write-through sends it on */
+    /* a miss: without write-allocate it goes on, else as the write policy says */
+    return (c->g.walloc != 'L' && c->g.walloc != 'W' && c->g.walloc != 'F') || wp != 'B';
+}
+
 static void touch(struct mem_cache *c, const struct mem_req *r, const struct probe *p, uint64_t now)
 {
     c->lines[p->idx].last_use = now;

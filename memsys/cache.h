@@ -144,6 +144,11 @@ bool mem_cache_busy(const struct mem_cache *c);
 /* Drops every clean line; dirty lines are queued as write-backs (kernel end for the L1D). */
 void mem_cache_invalidate(struct mem_cache *c);
 /*
+ * Whether write r, if c accepts it now, goes on to the next level: write-
+ * through hits, and misses without write-allocate or under write-through.
+ */
+bool mem_cache_forwards_write(struct mem_cache *c, const struct mem_req *r);
+/*
  * Marks the sectors `mask` of addr's line present, as if data had passed
  * through the cache outside a kernel (GPGPU-Sim's -gpgpu_perf_sim_memcpy:
  * host copies update the L2's tags). A missing line takes the policy's

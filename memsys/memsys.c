@@ -42,6 +42,15 @@ uint32_t mem_req_request_bytes(const struct mem_req *r)
     return r->type == MEM_READ ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
 }
 
+uint32_t mem_req_ack_count(const struct mem_req *r)
+{
+    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
+
+    if (r->type != MEM_WRITE || r->is_writeback)
+        return 0;
+    return n ? n : 1;
+}
+
 uint32_t mem_req_reply_bytes(const struct mem_req *r)
 {
     return r->type == MEM_WRITE ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
@@ -206,6 +215,8 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     }
     if (q.type == MEM_READ && mem_fifo_full(&s->replies))
         return;
+    if (s->replies.cap - s->replies.n < mem_req_ack_count(&q))
+        return;
     res = mem_cache_access(s->l2, &q, ms->l2_now);
     if (res == MEM_RESFAIL)
         return;
@@ -219,6 +230,8 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     s->writes += r->type == MEM_WRITE;
     s->atomics += r->type == MEM_ATOMIC;
     if (res == MEM_HIT && q.type == MEM_READ)
+        mem_fifo_push(&s->replies, &q, 0);
+    for (uint32_t k = mem_req_ack_count(&q); k > 0; k--)
         mem_fifo_push(&s->replies, &q, 0);
     mem_fifo_pop(&s->rop);
 }

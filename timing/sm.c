@@ -41,6 +41,7 @@ struct hwarp {
     bool fetching, ctrl, exited;
     bool dmiss_seen;    /* first cycle of a wait on a missed load counted */
     uint32_t loads;     /* load instructions in flight */
+    uint32_t stores;    /* store acknowledgements still to come back from the L2 */
     uint64_t *ready_at; /* per register-pool slot */
     size_t nready;
     uint64_t insts, last_issue;
@@ -433,7 +434,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *
         h->born = s->now;
         h->ib_n = 0;
         h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
-        h->loads = 0;
+        h->loads = h->stores = 0;
         h->insts = h->last_issue = 0;
         h->crit_samples = h->crit_slow = 0;
         h->nx_ii = NULL;
@@ -531,7 +532,7 @@ static void complete(struct tm_sm *s, uint64_t uid)
     if (!h->loads) {
         h->dmiss_seen = false;
         events(s, POL_WARP_LOAD_DONE, r->slot);
-        if (h->exited)
+        if (h->exited && !h->stores)
             warp_free(s, r->slot);
     }
 }
@@ -586,6 +587,22 @@ static void fetch_done(struct tm_sm *s, const struct mem_req *r)
 }
 
 /* Returns whether anything arrived or completed. */
+/*
+ * One of a warp's store holds ends: a queued store reached the L1, or an
+ * acknowledgement came back from the L2. A warp that has exited retires
+ * only when none is left, as in GPGPU-Sim, so a CTA keeps its slot until
+ * its last store is in the L2.
+ */
+static void store_done(struct tm_sm *s, uint32_t slot)
+{
+    struct hwarp *h = &s->wp[slot];
+
+    if (slot >= s->prm->max_warps || !h->stores)
+        return;
+    if (!--h->stores && h->exited && !h->loads)
+        warp_free(s, slot);
+}
+
 static bool take_replies(struct tm_sm *s)
 {
     struct mem_req r;
@@ -593,6 +610,12 @@ static bool take_replies(struct tm_sm *s)
 
     while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
         struct mem_cache *c = r.space == MEM_INST ? s->l1i : r.space == MEM_CONST ? s->l1c : s->l1d;
+
+        if (r.type == MEM_WRITE) {
+            store_done(s, r.warp);
+            any = true;
+            continue;
+        }
 
         lat_record(s, s->now - r.t_issue);
         mem_cache_fill(c, &r, s->now);
@@ -647,10 +670,16 @@ static bool send_miss(struct tm_sm *s)
  */
 static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *r)
 {
+    bool store = r->type == MEM_WRITE, on = store && mem_cache_forwards_write(c, r);
     enum mem_cache_result res = mem_cache_access(c, r, s->now);
 
     if (res == MEM_RESFAIL)
         return false;
+    if (store) {
+        /* The queued store's hold becomes the acknowledgements the L2 will send, if any. */
+        s->wp[r->warp].stores += on ? mem_req_ack_count(r) : 0;
+        store_done(s, r->warp);
+    }
     if (c == s->l1d) {
         l1d_write_seen(s, r);
         if (s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
@@ -996,6 +1025,8 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
             ready = NEVER;
         }
     }
+    if (store) /* each queued store holds its warp until the L1 has taken it (l1_hand) */
+        s->wp[slot].stores += n;
     queue_reqs(s, reqs, n);
     return ready;
 }
@@ -1077,7 +1108,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
             fprintf(s->env.warp_profile,
                     "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
                     s->L->gridid, h->cta->c.linear, w->id, s->id, h->born, s->now);
-        if (!h->loads)
+        if (!h->loads && !h->stores)
             warp_free(s, slot);
     }
     return 0;
