@@ -450,6 +450,14 @@ def occupancy():
     check(o["limited_by"] == "registers" and 1 <= o["max_ctas_per_sm"] < bound, "9 occupancy regs",
           "max_ctas_per_sm %d limited by %s; expected limited by registers, below %d (CTA slots, threads)" %
           (o["max_ctas_per_sm"], o["limited_by"], bound))
+    # nvcc -arch=sm_75 embeds a cubin: registers come from ptxas's count there,
+    # rounded up to 4 (GPGPU-Sim's allocation unit), and CTAs are sized with it.
+    per_cta = o["regs_per_thread"] * 256
+    check(o["regs_source"] == "cubin_sm_75" and o["regs_per_thread"] % 4 == 0 and
+          o["max_ctas_per_sm"] == c["gpgpu_shader_registers"] // per_cta, "9 occupancy regs from cubin",
+          "regs_source %s, %d registers per thread, %d CTAs per SM; expected cubin_sm_75, a multiple of 4, "
+          "%d // (%d x 256) CTAs" % (o["regs_source"], o["regs_per_thread"], o["max_ctas_per_sm"],
+                                    c["gpgpu_shader_registers"], o["regs_per_thread"]))
 
 
 guarded("9 occupancy", occupancy)
