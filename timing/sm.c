@@ -982,9 +982,18 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
     tmpl.cacheop = in->cache;
     tmpl.uid = NEVER;
     tmpl.type = atomic ? MEM_ATOMIC : store ? MEM_WRITE : MEM_READ;
-    if (mask[LS_CONST]) {
+    if (mask[LS_CONST] | mask[LS_PARAM]) {
+        /*
+         * Kernel parameters sit in constant memory: ld.param goes through
+         * the constant cache as ld.const does (GPGPU-Sim's constant_cycle
+         * takes both), at timing addresses in the parameter window.
+         */
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+            if ((mask[LS_PARAM] >> l & 1) && addr[l] < ISA_WINDOW_SIZE)
+                addr[l] += ISA_PARAM_WINDOW;
         tmpl.space = MEM_CONST;
-        nconst = mem_coalesce(addr, mask[LS_CONST], info->size, p->l1c.line_bytes, &tmpl, reqs);
+        nconst = mem_coalesce(addr, mask[LS_CONST] | mask[LS_PARAM], info->size, p->l1c.line_bytes,
+                              &tmpl, reqs);
         n = nconst;
     } else if (mask[LS_GLOBAL] | mask[LS_LOCAL]) {
         uint32_t line = atomic || p->skip_l1d || in->cache == ISA_CACHE_CG ? MEM_SECTOR_BYTES
@@ -1005,8 +1014,6 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         s->k.gmem_insts++;
         s->k.gmem_reqs += n;
     }
-    if (mask[LS_PARAM] && !n && !mask[LS_SHARED])
-        ready = s->now + p->oc_latency + p->const_latency + p->wb_latency;
     if (!n)
         return ready;
     s->k.const_reqs += nconst;
