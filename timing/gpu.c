@@ -676,7 +676,7 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
         g->cs->on_kernel(g->cs_st, r.occ.max);
     gather(g, &before);
     for (uint32_t i = 0; i < g->prm.nsm; i++)
-        tm_sm_kernel_begin(g->sm[i], &L, &it);
+        tm_sm_kernel_begin(g->sm[i], &L, &it, r.occ.max);
     /* Kernel launch latency: the GPU idles before the first CTA issues. */
     for (uint32_t c = 0; c < g->prm.kernel_launch_latency; c++)
         g->core_now++;

@@ -35,6 +35,7 @@ struct tm_params {
     uint32_t l1_latency, smem_latency, const_latency;
     uint32_t shmem_banks, shmem_warp_parts;
     bool shmem_limited_bcast;
+    bool shmem_atomic_serialize; /* same-word shared atomics serialise (hardware) */
     bool skip_l1d, flush_l1;
     bool perf_sim_memcpy; /* host copies update the L2's tags */
     struct mem_cache_geom l1d, l1i, l1c, l2;

@@ -28,8 +28,10 @@
 #define LOCAL_BASE (UINT64_C(1) << 40)
 #define INST_BYTES 8u
 #define LDST_QMAX (ISA_WARP_SIZE * 4)
-/* The LD/ST queue holds the requests of up to prm->ldst_insts instructions (at most 8). */
-#define LDQ_CAP (2 * MEM_MAX_WARP_REQS * 8)
+/* Requests one instruction may make: global lanes, plus local lanes split into up to 8 words. */
+#define INSTR_REQS_MAX (MEM_MAX_WARP_REQS + 8 * ISA_WARP_SIZE)
+/* The LD/ST queue holds the requests of several instructions (prm->ldst_insts). */
+#define LDQ_CAP (INSTR_REQS_MAX * 4)
 
 struct hwarp {
     struct isa_warp *w; /* NULL: free slot */
@@ -109,6 +111,8 @@ struct tm_sm {
      */
     struct mem_req ldq[LDQ_CAP];
     uint64_t ldq_at[LDQ_CAP];
+    /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
+    uint64_t local_cta_threads, local_threads;
     bool ldq_last[LDQ_CAP];
     uint32_t ldq_head, ldq_n, ldq_insts;
     /*
@@ -343,10 +347,15 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s);
 }
 
-void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it)
+void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it,
+                        uint32_t max_ctas)
 {
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+
     s->L = L;
     s->it = it;
+    s->local_cta_threads = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE * ISA_WARP_SIZE;
+    s->local_threads = s->local_cta_threads * (max_ctas ? max_ctas : 1) * s->env.nsm;
 }
 
 void tm_sm_kernel_end(struct tm_sm *s)
@@ -820,7 +829,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
         }
     }
     if (c->ii->is_mem &&
-        (s->ldq_insts >= s->prm->ldst_insts || s->ldq_n + 2 * MEM_MAX_WARP_REQS > LDQ_CAP ||
+        (s->ldq_insts >= s->prm->ldst_insts || s->ldq_n + INSTR_REQS_MAX > LDQ_CAP ||
          s->ldst_free > s->now || (s->nrq ? !rq_room(s, (uint32_t)(h - s->wp)) : false)))
         return ldst_fail ? W_MSHR : W_STRUCT;
     c->unit_idx = free_unit(s, c->ii->unit);
@@ -871,13 +880,21 @@ static uint32_t bank_extra(struct tm_sm *s, const struct tm_iinfo *ii, uint32_t 
     return worst - 1;
 }
 
-/* Physical address of a local-memory offset: words interleaved across the GPU's thread slots. */
+/*
+ * Physical address of a local-memory offset, laid out as GPGPU-Sim's
+ * -gpgpu_local_mem_map 1 does: 4-byte word w of every thread the GPU can
+ * hold for this kernel forms one block (threads of a CTA contiguous, then
+ * the CTAs of successive SMs, then the next CTA slot of each SM), so a
+ * warp's accesses to one local variable coalesce.
+ */
 static uint64_t local_addr(const struct tm_sm *s, uint32_t slot, uint32_t lane, uint64_t off)
 {
-    uint64_t threads = (uint64_t)s->env.nsm * s->prm->max_warps * ISA_WARP_SIZE;
-    uint64_t tid = ((uint64_t)s->id * s->prm->max_warps + slot) * ISA_WARP_SIZE + lane;
+    const struct hwarp *h = &s->wp[slot];
+    uint64_t cta_slot = (uint64_t)(h->cta - s->ctas);
+    uint64_t t = (uint64_t)h->w->id * ISA_WARP_SIZE + lane;
+    uint64_t base = s->local_cta_threads * (s->id + (uint64_t)s->env.nsm * cta_slot) + t;
 
-    return LOCAL_BASE + ((off >> 2) * threads + tid) * 4 + (off & 3);
+    return LOCAL_BASE + ((off >> 2) * s->local_threads + base) * 4 + (off & 3);
 }
 
 enum lane_space { LS_GLOBAL, LS_LOCAL, LS_SHARED, LS_CONST, LS_PARAM, LS_COUNT };
@@ -951,7 +968,7 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
     uint32_t mask[LS_COUNT] = {0};
     bool atomic = in->op == ISA_OP_ATOM || in->op == ISA_OP_RED;
     bool store = info->is_store && !atomic;
-    struct mem_req tmpl = {0}, reqs[2 * MEM_MAX_WARP_REQS];
+    struct mem_req tmpl = {0}, reqs[INSTR_REQS_MAX];
     uint32_t n = 0, nconst = 0;
 
     *rec_out = NO_REC;
@@ -965,9 +982,10 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         mask[lane_space_of(info->space, &addr[l])] |= UINT32_C(1) << l;
     }
     if (mask[LS_SHARED]) {
-        uint32_t cyc = atomic ? mem_shmem_atomic_cycles(addr, mask[LS_SHARED], p->shmem_banks)
-                              : mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
-                                                 p->shmem_warp_parts, p->shmem_limited_bcast);
+        uint32_t cyc = atomic && p->shmem_atomic_serialize
+                           ? mem_shmem_atomic_cycles(addr, mask[LS_SHARED], p->shmem_banks)
+                           : mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
+                                              p->shmem_warp_parts, p->shmem_limited_bcast);
 
         s->k.shmem_accesses++;
         s->k.shmem_cycles += cyc;
@@ -1004,12 +1022,17 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
             n = mem_coalesce(addr, mask[LS_GLOBAL], info->size, line, &tmpl, reqs);
         }
         if (mask[LS_LOCAL]) {
+            /* Wider accesses are split into 4-byte words, each at its own place (local_addr). */
+            uint32_t words = info->size > 32 ? 8 : info->size > 4 ? info->size / 4 : 1;
             uint64_t la[ISA_WARP_SIZE];
 
-            for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-                la[l] = mask[LS_LOCAL] >> l & 1 ? local_addr(s, slot, l, addr[l]) : 0;
             tmpl.space = MEM_LOCAL;
-            n += mem_coalesce(la, mask[LS_LOCAL], info->size, line, &tmpl, reqs + n);
+            for (uint32_t w = 0; w < words; w++) {
+                for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+                    la[l] = mask[LS_LOCAL] >> l & 1 ? local_addr(s, slot, l, addr[l] + 4 * w) : 0;
+                n += mem_coalesce(la, mask[LS_LOCAL], words > 1 ? 4 : info->size, line, &tmpl,
+                                  reqs + n);
+            }
         }
         s->k.gmem_insts++;
         s->k.gmem_reqs += n;

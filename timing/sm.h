@@ -63,7 +63,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
 void tm_sm_destroy(struct tm_sm *s);
 
 /* A kernel starts or ends on this SM (L1 flush at the end when configured). */
-void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it);
+/* max_ctas: the kernel's CTAs per SM (occupancy limit), which lays out its local memory. */
+void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it,
+                        uint32_t max_ctas);
 void tm_sm_kernel_end(struct tm_sm *s);
 
 /* Resident CTAs and room for another of `warps` warps, `regs` registers, `shared` bytes. */
