@@ -157,8 +157,10 @@ static int parse_number(const char *s, const char *what, double max, double *out
 /* The options that take a string: true if argv[*i] was one. */
 static bool string_opt(int argc, char **argv, int *i, struct sweep_opts *o)
 {
-    const char *const names[] = {"--baseline", "--out", "--bin", "--report", "--classify"};
-    const char **fields[] = {&o->baseline, &o->out, &o->bin, &o->report, &o->classify};
+    const char *const names[] = {"--baseline", "--out",  "--bin",   "--report",
+                                 "--classify", "--apps", "--status"};
+    const char **fields[] = {&o->baseline, &o->out,  &o->bin,   &o->report,
+                             &o->classify, &o->apps, &o->status};
     const char *v;
 
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -404,40 +406,36 @@ static int check_variant_baseline(const struct sweep_opts *o)
     return rc;
 }
 
-static void report_failures(const struct sweep_results *res, const char *out)
+static void report_failures(const struct sweep_plan *p)
 {
     size_t bad = 0;
 
-    for (size_t i = 0; i < res->n; i++)
-        bad += res->rows[i].status != SWEEP_PASS;
+    for (size_t i = 0; i < p->nruns; i++)
+        bad += sweep_plan_judge(&p->runs[i]) != SWEEP_PASS;
     if (!bad)
         return;
-    fprintf(stderr, "ptxsim sweep: %zu of %zu runs did not pass:\n", bad, res->n);
-    for (size_t i = 0; i < res->n; i++) {
-        const struct sweep_row *w = &res->rows[i];
+    fprintf(stderr, "ptxsim sweep: %zu of %zu runs did not pass:\n", bad, p->nruns);
+    for (size_t i = 0; i < p->nruns; i++) {
+        enum sweep_status st = sweep_plan_judge(&p->runs[i]);
 
-        if (w->status != SWEEP_PASS)
-            fprintf(stderr, "  %-7s %s.%s.%s.%s (%s/runs/%s.%s.%s.%s.err)\n",
-                    sweep_status_name(w->status), w->workload, w->size, w->config, w->variant, out,
-                    w->workload, w->size, w->config, w->variant);
+        if (st != SWEEP_PASS)
+            fprintf(stderr, "  %-7s %s (%s)\n", sweep_status_name(st), p->runs[i].id,
+                    p->runs[i].err);
     }
 }
 
 static int collect(const struct sweep_plan *p, const struct sweep_opts *o)
 {
     struct sweep_results res = {0};
-    struct sweep_row row;
     int rc = 0;
 
-    for (size_t i = 0; i < p->nruns && !rc; i++) {
-        sweep_plan_row(&p->runs[i], &row);
-        rc = sweep_results_add(&res, &row);
-    }
+    for (size_t i = 0; i < p->nruns && !rc; i++)
+        rc = sweep_plan_rows(&p->runs[i], &res);
     if (!rc)
         rc = write_reports(p->out, &res, o->baseline, true);
-    report_failures(&res, p->out);
-    for (size_t i = 0; !rc && i < res.n; i++)
-        if (res.rows[i].status != SWEEP_PASS)
+    report_failures(p);
+    for (size_t i = 0; !rc && i < p->nruns; i++)
+        if (sweep_plan_judge(&p->runs[i]) != SWEEP_PASS)
             rc = 1;
     sweep_results_free(&res);
     return rc;
