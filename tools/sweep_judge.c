@@ -17,7 +17,6 @@
 #include "tools/sweep_variant.h"
 
 #define MAX_OUT_BYTES (256u << 20)
-#define MAX_JSON_BYTES (256u << 20)
 
 bool sweep_plan_finished(const struct sweep_plan_run *r)
 {
@@ -85,7 +84,8 @@ static int ended(const struct sweep_plan_run *r)
 enum sweep_status sweep_plan_judge(const struct sweep_plan_run *r)
 {
     int st = ended(r);
-    char *json;
+    struct json_t *json;
+    char msg[512];
     bool ok;
 
     if (st >= 0)
@@ -94,38 +94,49 @@ enum sweep_status sweep_plan_judge(const struct sweep_plan_run *r)
         return SWEEP_FAIL;
     if (r->check_file && !same_files(r->check_file, r->check_expect))
         return SWEEP_FAIL;
-    json = sweep_json_read_file(r->json, MAX_JSON_BYTES);
-    ok = json && sweep_json_valid(json) && sweep_json_has(json, "timing_total");
-    free(json);
+    json = sweep_json_load(r->json, msg, sizeof(msg));
+    ok = sweep_json_has(json, "timing_total") && sweep_json_has(json, "kernels");
+    sweep_json_free(json);
     return ok ? SWEEP_PASS : SWEEP_ERROR;
 }
 
 static void row_keys(const struct sweep_plan_run *r, struct sweep_row *row)
 {
     memset(row, 0, sizeof(*row));
+    snprintf(row->run, sizeof(row->run), "%s", r->id);
     snprintf(row->workload, sizeof(row->workload), "%s", r->app->name);
     snprintf(row->wclass, sizeof(row->wclass), "%s", r->app->wclass);
     snprintf(row->size, sizeof(row->size), "%s", r->size);
     snprintf(row->config, sizeof(row->config), "%s", r->config);
     snprintf(row->variant, sizeof(row->variant), "%s", r->var->name);
+    row->total = true;
+    row->kernel_index = -1;
+    snprintf(row->kernel, sizeof(row->kernel), "(all kernels)");
 }
 
 int sweep_plan_rows(const struct sweep_plan_run *r, struct sweep_results *res)
 {
-    char *json = sweep_json_read_file(r->json, MAX_JSON_BYTES);
-    char *wall = sweep_json_read_file(r->wall, 256);
+    char msg[512], *wall = sweep_json_read_file(r->wall, 256);
     double wall_s = wall ? strtod(wall, NULL) : -1;
+    struct json_t *json = NULL;
     struct sweep_row row;
+    size_t n0 = res->n;
+    int rc = 1;
 
+    free(wall);
     row_keys(r, &row);
     row.status = sweep_plan_judge(r);
-    sweep_row_clear(&row);
-    if (row.status == SWEEP_PASS && !sweep_row_from_json(&row, json, wall_s))
+    if (row.status == SWEEP_PASS && (json = sweep_json_load(r->json, msg, sizeof(msg))))
+        rc = sweep_rows_from_stats(res, &row, json, wall_s);
+    sweep_json_free(json);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return 0;
+    res->n = n0; /* incomplete statistics: one row saying so, without figures */
+    if (row.status == SWEEP_PASS)
         row.status = SWEEP_ERROR;
-    if (row.status != SWEEP_PASS)
-        sweep_row_clear(&row);
-    free(json);
-    free(wall);
+    sweep_row_clear(&row);
     return sweep_results_add(res, &row);
 }
 

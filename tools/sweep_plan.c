@@ -24,8 +24,6 @@
 #define PTXSIM_SRCDIR "."
 #endif
 
-#define MAX_JSON_BYTES (64u << 20)
-
 static int resolve_configs(const struct sweep_opts *o, struct sweep_plan *p)
 {
     char path[PATH_MAX], *abs;

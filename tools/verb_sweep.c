@@ -266,8 +266,9 @@ static char *fmt(const char *f, const char *a, const char *b)
 
 enum out_kind { OUT_CSV, OUT_SUMMARY, OUT_IPC, OUT_MPKI, OUT_STALLS };
 
+/* res: the total rows (one per run), for the summary and charts; all: every row, for the CSV. */
 static int write_output(const char *dir, enum out_kind k, const struct sweep_results *res,
-                        const char *baseline)
+                        const struct sweep_results *all, const char *baseline)
 {
     static const char *const names[] = {"results.csv", "summary.md", "ipc.svg", "mpki.svg",
                                         "stalls.svg"};
@@ -281,7 +282,7 @@ static int write_output(const char *dir, enum out_kind k, const struct sweep_res
         return 1;
     }
     if (k == OUT_CSV)
-        rc = sweep_csv_write(res, fp);
+        rc = sweep_csv_write(all, fp);
     else if (k == OUT_SUMMARY)
         sweep_summary_write(res, baseline, fp);
     else
@@ -298,14 +299,18 @@ static int write_output(const char *dir, enum out_kind k, const struct sweep_res
     return rc;
 }
 
-/* summary.md and the charts (and results.csv when with_csv); prints the IPC tables. */
-static int write_reports(const char *dir, const struct sweep_results *res, const char *baseline,
-                         bool with_csv)
+/*
+ * summary.md and the charts from the total rows res (and results.csv from all
+ * rows when all is not NULL); prints the IPC tables.
+ */
+static int write_reports(const char *dir, const struct sweep_results *res,
+                         const struct sweep_results *all, const char *baseline)
 {
+    bool with_csv = all != NULL;
     int rc = 0;
 
     for (int k = with_csv ? OUT_CSV : OUT_SUMMARY; k <= OUT_STALLS; k++)
-        rc |= write_output(dir, (enum out_kind)k, res, baseline);
+        rc |= write_output(dir, (enum out_kind)k, res, all, baseline);
     sweep_summary_print_ipc(res, baseline, stdout);
     fprintf(stderr, "sweep: wrote %s/{%ssummary.md,ipc.svg,mpki.svg,stalls.svg}\n", dir,
             with_csv ? "results.csv," : "");
@@ -359,7 +364,7 @@ static int verb_report(const struct sweep_opts *o)
         free(variants);
     }
     if (!rc)
-        rc = write_reports(o->report, &res, o->baseline, false);
+        rc = write_reports(o->report, &res, NULL, o->baseline);
     sweep_results_free(&res);
     return rc;
 }
@@ -426,18 +431,22 @@ static void report_failures(const struct sweep_plan *p)
 
 static int collect(const struct sweep_plan *p, const struct sweep_opts *o)
 {
-    struct sweep_results res = {0};
+    struct sweep_results all = {0}, res = {0};
     int rc = 0;
 
     for (size_t i = 0; i < p->nruns && !rc; i++)
-        rc = sweep_plan_rows(&p->runs[i], &res);
+        rc = sweep_plan_rows(&p->runs[i], &all);
+    for (size_t i = 0; i < all.n && !rc; i++)
+        if (all.rows[i].total)
+            rc = sweep_results_add(&res, &all.rows[i]);
     if (!rc)
-        rc = write_reports(p->out, &res, o->baseline, true);
+        rc = write_reports(p->out, &res, &all, o->baseline);
     report_failures(p);
     for (size_t i = 0; !rc && i < p->nruns; i++)
         if (sweep_plan_judge(&p->runs[i]) != SWEEP_PASS)
             rc = 1;
     sweep_results_free(&res);
+    sweep_results_free(&all);
     return rc;
 }
 
