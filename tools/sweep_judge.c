@@ -177,11 +177,16 @@ int sweep_plan_write_script(const struct sweep_plan *p, const struct sweep_plan_
             fprintf(fp, "    %s >%s 2>%s\n", cmd, out, err);
         fprintf(fp, "    st=$?\nelse\n    st=error\nfi\n");
         fprintf(fp, "t1=$(date +%%s.%%N)\n");
-        fprintf(fp, "awk -v a=\"$t0\" -v b=\"$t1\" 'BEGIN { printf \"%%.3f\\n\", b - a }' >%s\n",
-                wall);
+        fprintf(fp, "w=$(awk -v a=\"$t0\" -v b=\"$t1\" 'BEGIN { printf \"%%.3f\", b - a }')\n");
+        fprintf(fp, "echo \"$w\" >%s\n", wall);
         fprintf(fp, "case $st in\n    error) echo error ;;\n");
+        /* 124: timeout's own status; 137 (KILL) counts as the time limit only once it passed */
         if (p->timeout_s > 0)
-            fprintf(fp, "    124|137) echo timeout ;;\n");
+            fprintf(fp,
+                    "    124) echo timeout ;;\n"
+                    "    137) if awk -v w=\"$w\" 'BEGIN { exit !(w >= %.0f) }'; then echo timeout; "
+                    "else echo 'signal 9'; fi ;;\n",
+                    p->timeout_s);
         fprintf(fp,
                 "    *) if [ \"$st\" -gt 128 ]; then echo \"signal $((st - 128))\"; "
                 "else echo \"exit $st\"; fi ;;\nesac >%s\n",

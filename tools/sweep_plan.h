@@ -36,6 +36,8 @@ struct sweep_opts {
     bool ocl, list_commands, slurm;
     char **sbatch_args; /* after --slurm, borrowed from argv */
     int nsbatch_args;
+    char **argv; /* the whole command line, borrowed (saved for --status) */
+    int argc;
 };
 
 /*

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE /* asprintf, strndup */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/sweep_batch.h"
 #include "tools/sweep_plan.h"
 #include "tools/sweep_report.h"
 #include "tools/sweep_run.h"
@@ -181,8 +183,15 @@ static int parse_one(int argc, char **argv, int *i, struct sweep_opts *o)
         usage(stdout);
         return -1;
     }
-    if (!strcmp(argv[*i], "--ocl")) {
-        o->ocl = true;
+    if (!strcmp(argv[*i], "--ocl") || !strcmp(argv[*i], "--list-commands")) {
+        *(!strcmp(argv[*i], "--ocl") ? &o->ocl : &o->list_commands) = true;
+        return 0;
+    }
+    if (!strcmp(argv[*i], "--slurm")) { /* the rest are sbatch's */
+        o->slurm = true;
+        o->sbatch_args = argv + *i + 1;
+        o->nsbatch_args = argc - *i - 1;
+        *i = argc;
         return 0;
     }
     if ((v = opt_value(argc, argv, i, "--workloads")))
@@ -467,6 +476,49 @@ static void quiet_child_leaks(void)
 #endif
 }
 
+/* The arguments that make the plan (not --slurm and what follows, not --list-commands). */
+static int save_args(const struct sweep_plan *p, const struct sweep_opts *o)
+{
+    char **v = calloc((size_t)o->argc + 1, sizeof(*v));
+    int n = 0, rc;
+
+    if (!v)
+        return 1;
+    for (int i = 0; i < o->argc && strcmp(o->argv[i], "--slurm"); i++)
+        if (strcmp(o->argv[i], "--list-commands"))
+            v[n++] = o->argv[i];
+    rc = sweep_batch_save_args(p->out, n, v);
+    free(v);
+    if (rc)
+        fprintf(stderr, "ptxsim sweep: cannot write %s/sweep.args: %s\n", p->out, strerror(errno));
+    return rc ? 1 : 0;
+}
+
+/* Submits the pending runs to Slurm unless an earlier submission is still queued or running. */
+static int run_slurm(const struct sweep_plan *p, const struct sweep_opts *o,
+                     struct sweep_job *const *jobs, size_t n)
+{
+    int queued, running;
+
+    if (sweep_batch_slurm_active(p->out, &queued, &running)) {
+        fprintf(stderr, "ptxsim sweep: cannot run squeue (is the Slurm client installed?)\n");
+        return 1;
+    }
+    if (queued + running) {
+        fprintf(stderr,
+                "ptxsim sweep: %d runs of an earlier submission to %s are queued and %d running "
+                "(%s/slurm/jobs); follow them with `ptxsim sweep --status %s`, or cancel them "
+                "(scancel) before submitting again\n",
+                queued, p->out, running, p->out, p->out);
+        return 1;
+    }
+    if (sweep_batch_slurm_submit(p, jobs, n, o->sbatch_args, o->nsbatch_args))
+        return 1;
+    fprintf(stderr, "sweep: `ptxsim sweep --status %s` follows the jobs and collects the results\n",
+            p->out);
+    return 0;
+}
+
 static int verb_run_sweep(const struct sweep_opts *o)
 {
     struct sweep_plan p = {0};
@@ -478,14 +530,27 @@ static int verb_run_sweep(const struct sweep_opts *o)
 
     if (!rc)
         rc = sweep_plan_make(o, &p);
+    if (!rc)
+        rc = save_args(&p, o);
     if (!rc && !(jobs = sweep_plan_pending(&p, &n)))
         rc = 1;
-    if (!rc) {
+    if (!rc)
         fprintf(stderr,
-                "sweep: %zu runs (%zu workloads x %zu sizes x %zu configs x %zu variants), %zu "
-                "done earlier, %zu to run, %u at a time, in %s\n",
-                p.nruns, p.nwls, o->sizes.n, o->configs.n, o->nvariants, p.nruns - n, n, o->jobs,
+                "sweep: %zu runs (%zu apps, %zu sizes, %zu configs, %zu variants), %zu done "
+                "earlier, %zu to run%s in %s\n",
+                p.nruns, p.nwls, o->sizes.n, o->configs.n, o->nvariants, p.nruns - n, n,
+                o->slurm           ? " on Slurm,"
+                : o->list_commands ? ","
+                                   : "",
                 p.out);
+    if (!rc && n && (o->slurm || o->list_commands)) {
+        rc = o->slurm ? run_slurm(&p, o, jobs, n) : sweep_batch_list(&p, jobs, n);
+        free(jobs);
+        sweep_plan_free(&p);
+        return rc;
+    }
+    if (!rc && n) {
+        fprintf(stderr, "sweep: %u at a time\n", o->jobs);
         quiet_child_leaks();
         if (sweep_run_jobs(jobs, n, &pool)) {
             fprintf(stderr, "ptxsim sweep: interrupted; run the same command again to resume\n");
@@ -499,19 +564,89 @@ static int verb_run_sweep(const struct sweep_opts *o)
     return rc;
 }
 
-int verb_sweep(int argc, char **argv)
+/*
+ * --status DIR: the sweep's plan rebuilt from DIR/sweep.args; runs counted
+ * by how they ended; the results collected once every run has. 0 (all
+ * passed) or 1 (some did not) once collected, 3 while runs are unfinished,
+ * 1 when runs are unfinished and no job of DIR is queued any more.
+ */
+static int status_of(const struct sweep_plan *p, const struct sweep_opts *o)
+{
+    size_t count[4] = {0}, unfinished = 0;
+    int queued = 0, running = 0, sq;
+
+    for (size_t i = 0; i < p->nruns; i++)
+        if (sweep_plan_finished(&p->runs[i]))
+            count[sweep_plan_judge(&p->runs[i])]++;
+        else
+            unfinished++;
+    sq = sweep_batch_slurm_active(p->out, &queued, &running);
+    printf("%s: %zu runs: %zu passed, %zu failed, %zu timed out, %zu errors, %zu not finished",
+           p->out, p->nruns, count[SWEEP_PASS], count[SWEEP_FAIL], count[SWEEP_TIMEOUT],
+           count[SWEEP_ERROR], unfinished);
+    if (sq == 0 && queued + running)
+        printf(" (Slurm: %d queued, %d running)", queued, running);
+    printf("\n");
+    fflush(stdout);
+    if (!unfinished)
+        return collect(p, o);
+    if (sq == 0 && !(queued + running) && access(p->out, F_OK) == 0) {
+        char path[PATH_MAX + 16];
+
+        snprintf(path, sizeof(path), "%s/slurm/jobs", p->out);
+        if (access(path, F_OK) == 0) {
+            fprintf(stderr,
+                    "ptxsim sweep: no job of %s is queued any more, yet %zu runs did not finish "
+                    "(see %s/slurm/*.log); run the sweep command again to resubmit them\n",
+                    p->out, unfinished, p->out);
+            return 1;
+        }
+    }
+    return 3;
+}
+
+static int verb_status(const char *dir)
 {
     struct sweep_opts o = {0};
+    struct sweep_plan p = {0};
+    char cwd[PATH_MAX], **argv = NULL;
+    int argc = 0, rc;
+
+    if (sweep_batch_load_args(dir, cwd, sizeof(cwd), &argv, &argc))
+        return 2;
+    if (chdir(cwd)) {
+        fprintf(stderr, "ptxsim sweep: %s (the sweep's directory): %s\n", cwd, strerror(errno));
+        sweep_batch_free_args(argv);
+        return 2;
+    }
+    rc = parse_args(argc, argv, &o);
+    if (!rc && !(rc = sweep_plan_make(&o, &p)))
+        rc = status_of(&p, &o);
+    sweep_plan_free(&p);
+    opts_free(&o);
+    sweep_batch_free_args(argv);
+    return rc;
+}
+
+int verb_sweep(int argc, char **argv)
+{
+    struct sweep_opts o = {.argc = argc, .argv = argv};
     int rc = parse_args(argc, argv, &o);
 
     if (rc == 1)
         fprintf(stderr, "ptxsim sweep: out of memory\n");
-    if (!rc && o.report && o.classify) {
-        fprintf(stderr, "ptxsim sweep: --report and --classify cannot be combined\n");
+    if (!rc && (!!o.report + !!o.classify + !!o.status > 1 ||
+                ((o.report || o.classify || o.status) && (o.slurm || o.list_commands)) ||
+                (o.slurm && o.list_commands))) {
+        fprintf(stderr, "ptxsim sweep: --report, --classify, --status, --slurm and "
+                        "--list-commands cannot be combined\n");
         rc = 2;
     }
     if (!rc)
-        rc = o.report ? verb_report(&o) : o.classify ? verb_classify(&o) : verb_run_sweep(&o);
+        rc = o.report     ? verb_report(&o)
+             : o.classify ? verb_classify(&o)
+             : o.status   ? verb_status(o.status)
+                          : verb_run_sweep(&o);
     opts_free(&o);
     return rc < 0 ? 0 : rc;
 }

@@ -88,6 +88,20 @@ else
     cat "$tmp/wrong.err"
 fi
 
+# The same program through an Accel-Sim-shaped list: data_dirs/<exe>/ is where it runs.
+mkdir -p "$tmp/apps/data_dirs/tinyapp/data" && cp "$here/data/in.txt" "$tmp/apps/data_dirs/tinyapp/data/"
+cp "$here/accel-apps.yml" "$tmp/apps/"
+SWEEP_TEST_BIN="$tmp/apps" "$PTXSIM" sweep --apps "$tmp/apps/accel-apps.yml" --out "$tmp/accel" \
+    >/dev/null 2>"$tmp/accel.err"
+st=$?
+if [ "$st" = 0 ] && [ "$(grep -c '^tinyapp-[12]\.gtx480\.base,.*,pass,total,' "$tmp/accel/results.csv")" = 2 ] &&
+    [ -s "$tmp/apps/data_dirs/tinyapp/out.txt" ]; then
+    ok "Accel-Sim-shaped app list: 2 runs passed, run in data_dirs/tinyapp"
+else
+    bad "Accel-Sim-shaped app list: exit status $st"
+    cat "$tmp/accel.err"
+fi
+
 # ---- 3. ptxsim stats --csv, read by Python's csv module ---------------------------------------
 "$PTXSIM" stats --csv "$tmp"/local/runs/*.json >"$tmp/stats.csv" 2>"$tmp/stats.err"
 st=$?
@@ -130,7 +144,9 @@ slurm_check() {
         tail -20 "$tmp/slurm-env"/log/slurmd.log
         return
     fi
-    if python3 "$here/check_csv.py" --same "$tmp/local/results.csv" "$out/results.csv"; then
+    if [ "$(ls "$out"/slurm/*_*.log 2>/dev/null | wc -l)" != 6 ] || [ ! -s "$out/slurm/jobs" ]; then
+        bad "Slurm sweep: expected 6 array task logs in $out/slurm"
+    elif python3 "$here/check_csv.py" --same "$tmp/local/results.csv" "$out/results.csv"; then
         ok "Slurm sweep: results.csv rows equal the local sweep's (wall times aside)"
     else
         bad "Slurm sweep: results.csv differs from the local sweep's"
