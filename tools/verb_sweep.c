@@ -1,12 +1,13 @@
 /*
- * `ptxsim sweep`: runs every selected workload x size x machine x policy
- * variant under `ptxsim run --mode timing` in a pool of processes, keeps
- * each run's statistics JSON, stdout and stderr under OUT/runs/, and turns
- * them into OUT/results.csv, OUT/summary.md and three SVG charts
- * (docs/workloads.md). Finished runs are reused, so an interrupted sweep
- * resumes by running the same command again. `--report DIR` regenerates
- * the summary and charts from results.csv, `--classify DIR` writes
- * classes.md.
+ * `ptxsim sweep`: runs every selected app x size x machine x policy
+ * variant under `ptxsim run --mode timing` in a pool of processes (or on
+ * Slurm, or through printed commands: sweep_batch.c), keeps each run's
+ * statistics JSON, stdout and stderr under OUT/runs/, and turns them into
+ * OUT/results.csv, OUT/summary.md and three SVG charts (docs/workloads.md,
+ * docs/experiments.md). Finished runs are reused, so an interrupted sweep
+ * resumes by running the same command again. `--status DIR` follows a
+ * batch sweep and collects it, `--report DIR` regenerates the summary and
+ * charts from results.csv, `--classify DIR` writes classes.md.
  */
 #define _GNU_SOURCE /* asprintf, strndup */
 #include <errno.h>
@@ -29,34 +30,49 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: ptxsim sweep [OPTIONS]\n"
-            "       ptxsim sweep --report DIR [--baseline VARIANT]\n"
-            "       ptxsim sweep --classify DIR\n"
-            "Runs the workload suite (make workloads) under `ptxsim run --mode timing` for every\n"
-            "workload x size x machine x variant and writes DIR/results.csv, DIR/summary.md and\n"
-            "DIR/{ipc,mpki,stalls}.svg. Finished runs in DIR are reused (resume by re-running).\n"
-            "  --workloads a,b,...|all  workloads to run (default all)\n"
-            "  --sizes test,small,paper input sizes (default small)\n"
-            "  --configs M,...          machines: gtx480, dyncta-30core, ccws-30core,\n"
-            "                           bypass-gtx480 or files (default gtx480)\n"
-            "  --variant NAME[:opt=val[,opt=val...]]\n"
-            "                           a policy variant: options passed as -o (repeatable;\n"
-            "                           default one variant 'base' with no options)\n"
-            "  --baseline VARIANT       normalise IPC to this variant (default the first)\n"
-            "  --jobs N                 runs at once (default: the number of CPUs)\n"
-            "  --out DIR                results directory (default sweep-out)\n"
-            "  --bin DIR                workload binaries (default: the build tree's\n"
-            "                           benchmarks/workloads/bin)\n"
-            "  --timeout SECONDS        per run; 0 = none (default 1800)\n"
-            "  --ocl                    'all' includes the OpenCL variants (<name>_ocl)\n"
-            "  --report DIR             regenerate summary.md and the charts from DIR/results.csv\n"
-            "  --classify DIR           write DIR/classes.md (DYNCTA and CCWS classes) from the\n"
-            "                           small/gtx480 runs of variants base and l1big, e.g. from\n"
-            "      ptxsim sweep --sizes small --configs gtx480 --variant base \\\n"
-            "          --variant 'l1big:%s' --out DIR\n"
-            "Exit status: 0 if every run passed, 1 if any failed, 2 on a usage error.\n",
-            SWEEP_CLASSIFY_BIG_OPT);
+    fprintf(
+        out,
+        "usage: ptxsim sweep [OPTIONS] [--list-commands | --slurm [SBATCH OPTIONS...]]\n"
+        "       ptxsim sweep --status DIR\n"
+        "       ptxsim sweep --report DIR [--baseline VARIANT]\n"
+        "       ptxsim sweep --classify DIR\n"
+        "Runs every app x size x machine x variant under `ptxsim run --mode timing` and writes\n"
+        "DIR/results.csv (a row per run and kernel, the columns of `ptxsim stats --csv`),\n"
+        "DIR/summary.md and DIR/{ipc,mpki,stalls}.svg. The apps are those of an app list\n"
+        "(--apps, docs/experiments.md) or the bundled workload suite (make workloads).\n"
+        "Every machine and variant is checked before anything runs. Finished runs in DIR\n"
+        "are reused (resume by running the same command again).\n"
+        "  --apps FILE              the app list (YAML: ptxsim's form or Accel-Sim's\n"
+        "                           define-*-apps.yml); default: the bundled suite\n"
+        "  --workloads a,b,...|all  apps to run (default all)\n"
+        "  --sizes test,small,paper sizes, for apps whose command has {size} (default small)\n"
+        "  --configs M,...          machines: gtx480, dyncta-30core, ccws-30core,\n"
+        "                           bypass-gtx480 or files (default gtx480)\n"
+        "  --variant NAME[:opt=val[,opt=val...]]\n"
+        "                           a policy variant: options passed as -o (repeatable;\n"
+        "                           default one variant 'base' with no options)\n"
+        "  --baseline VARIANT       normalise IPC to this variant (default the first)\n"
+        "  --jobs N                 local runs at once (default: the number of CPUs)\n"
+        "  --out DIR                results directory (default sweep-out)\n"
+        "  --bin DIR                the bundled suite's binaries (default: the build tree's\n"
+        "                           benchmarks/workloads/bin)\n"
+        "  --timeout SECONDS        per run; 0 = none (default 1800); on Slurm also the\n"
+        "                           job's time limit (plus two minutes)\n"
+        "  --ocl                    'all' includes the suite's OpenCL variants (<name>_ocl)\n"
+        "  --list-commands          do not run: print one command per pending run, for any\n"
+        "                           scheduler; then --status DIR collects\n"
+        "  --slurm [SBATCH OPTIONS] submit the pending runs as a Slurm job array (the rest of\n"
+        "                           the line goes to sbatch, e.g. --partition=gpu)\n"
+        "  --status DIR             count DIR's finished runs and queued jobs; once all have\n"
+        "                           ended, collect the results (exit 3 while unfinished)\n"
+        "  --report DIR             regenerate summary.md and the charts from DIR/results.csv\n"
+        "  --classify DIR           write DIR/classes.md (DYNCTA and CCWS classes) from the\n"
+        "                           small/gtx480 runs of variants base and l1big, e.g. from\n"
+        "      ptxsim sweep --sizes small --configs gtx480 --variant base \\\n"
+        "          --variant 'l1big:%s' --out DIR\n"
+        "Exit status: 0 if every run passed, 1 if any failed, 2 on a usage error (a bad\n"
+        "variant or machine, before anything runs), 3 from --status while runs are pending.\n",
+        SWEEP_CLASSIFY_BIG_OPT);
 }
 
 /* ---- options -------------------------------------------------------------------------------- */
