@@ -560,6 +560,7 @@ static int verb_run_sweep(const struct sweep_opts *o)
                                    : "",
                 p.out);
     if (!rc && n && (o->slurm || o->list_commands)) {
+        quiet_child_leaks(); /* the environment sbatch hands to the tasks */
         rc = o->slurm ? run_slurm(&p, o, jobs, n) : sweep_batch_list(&p, jobs, n);
         free(jobs);
         sweep_plan_free(&p);
