@@ -143,11 +143,13 @@ static int capture(char *const *argv, char *buf, size_t len)
         _exit(127);
     }
     close(fd[1]);
-    while (pid > 0 && (k = read(fd[0], buf + n, len - 1 - n)) != 0)
-        if (k > 0 && (n += (size_t)k) + 1 >= len)
+    for (char scratch[4096]; pid > 0;) { /* read to the end, keeping what fits */
+        k = n + 1 < len ? read(fd[0], buf + n, len - 1 - n) : read(fd[0], scratch, sizeof(scratch));
+        if (k == 0 || (k < 0 && errno != EINTR))
             break;
-        else if (k < 0 && errno != EINTR)
-            break;
+        if (k > 0 && n + 1 < len)
+            n += (size_t)k;
+    }
     buf[n] = '\0';
     close(fd[0]);
     if (pid < 0 || waitpid(pid, &st, 0) < 0)

@@ -6,6 +6,7 @@
 #     suite's conventions (own arguments, an input file, an output file compared with an
 #     expected one, a stdout regex, exit status 3 expected) sweeps locally with two
 #     variants: every run passes; a wrong expectation fails (exit status 1, status fail);
+#     an Accel-Sim-shaped list runs; a run past --timeout is judged timeout;
 #  3. `ptxsim stats --csv` of the runs' JSON files is read by Python's csv module: the
 #     documented columns, one row per run and kernel plus a total row per run, and the
 #     same figures as the sweep's results.csv;
@@ -15,7 +16,8 @@
 #     collects, and results.csv has the rows of the local sweep (wall times and
 #     simulation rates aside); a second submission resubmits nothing. Skipped (the rest
 #     still runs) when the Slurm or munge programs are not installed
-#     (scripts/install-deps installs them).
+#     (scripts/install-deps installs them). A run past --timeout is judged "timeout" by both
+#     back ends, and the Slurm job's time limit follows from --timeout.
 # Environment: PTXSIM, NVCC (skip, exit 77, when unset), srcdir. SWEEP_TEST_SLURM=0 skips 4.
 set -u
 # Leak checks stay on for ptxsim sweep and stats; a sanitizer build of the sweep turns them
@@ -103,6 +105,17 @@ else
     cat "$tmp/accel.err"
 fi
 
+# A run past its --timeout is killed and judged "timeout".
+cp "$here/slow.yml" "$tmp/apps/"
+"$PTXSIM" sweep --apps "$tmp/apps/slow.yml" --timeout 2 --out "$tmp/slow" >/dev/null 2>"$tmp/slow.err"
+st=$?
+if [ "$st" = 1 ] && grep -q '^slow\.gtx480\.base,.*,timeout,total,' "$tmp/slow/results.csv"; then
+    ok "a run past --timeout is killed and judged timeout"
+else
+    bad "--timeout: exit status $st"
+    cat "$tmp/slow.err"
+fi
+
 # ---- 3. ptxsim stats --csv, read by Python's csv module ---------------------------------------
 "$PTXSIM" stats --csv "$tmp"/local/runs/*.json >"$tmp/stats.csv" 2>"$tmp/stats.err"
 st=$?
@@ -128,10 +141,19 @@ slurm_check() {
     slurm_started=1
     export SLURM_CONF="$tmp/slurm-env/slurm.conf"
     if ! "$PTXSIM" sweep --apps "$tmp/apps/apps.yml" "${variants[@]}" --timeout 120 \
-        --out "$out" --slurm --job-name=ptxsim-test >"$tmp/submit.out" 2>"$tmp/submit.err"; then
+        --out "$out" --slurm --job-name=ptxsim-test >"$tmp/submit.out" 2>"$tmp/submit.err" ||
+        ! "$PTXSIM" sweep --apps "$tmp/apps/slow.yml" --timeout 2 --out "$tmp/slurm-slow" \
+            --slurm >>"$tmp/submit.out" 2>>"$tmp/submit.err"; then
         bad "ptxsim sweep --slurm: exit status $?"
         cat "$tmp/submit.err" "$tmp/slurm-env"/log/*.log 2>/dev/null | tail -40
         return
+    fi
+    # The job's time limit: the run's 2 s rounded up to a minute, plus two.
+    if scontrol show job "$(head -n 1 "$tmp/slurm-slow/slurm/jobs")" | grep -q 'TimeLimit=00:03:00'; then
+        ok "Slurm: --timeout 2 gives the job a time limit of 3 minutes"
+    else
+        bad "Slurm: the job's time limit is not 3 minutes"
+        scontrol show job "$(head -n 1 "$tmp/slurm-slow/slurm/jobs")"
     fi
     for i in $(seq 1 120); do
         "$PTXSIM" sweep --status "$out" >"$tmp/status.out" 2>"$tmp/status.err"
@@ -144,6 +166,18 @@ slurm_check() {
         cat "$tmp/status.err" "$tmp/status.out"
         tail -20 "$tmp/slurm-env"/log/slurmd.log
         return
+    fi
+    for i in $(seq 1 60); do
+        "$PTXSIM" sweep --status "$tmp/slurm-slow" >/dev/null 2>&1
+        st=$?
+        [ "$st" != 3 ] && break
+        sleep 1
+    done
+    if [ "$st" = 1 ] && python3 "$here/check_csv.py" --same "$tmp/slow/results.csv" \
+        "$tmp/slurm-slow/results.csv"; then
+        ok "Slurm: a run past --timeout is judged timeout, as locally"
+    else
+        bad "Slurm timeout: --status exit status $st"
     fi
     if [ "$(ls "$out"/slurm/*_*.log 2>/dev/null | wc -l)" != 6 ] || [ ! -s "$out/slurm/jobs" ]; then
         bad "Slurm sweep: expected 6 array task logs in $out/slurm"
