@@ -25,6 +25,7 @@
 #include "tools/sweep_json.h"
 #include "tools/sweep_report.h"
 #include "tools/sweep_summary.h"
+#include "tools/sweep_svg.h"
 #include "tools/sweep_variant.h"
 
 /* A cut-down statistics file in the layout of runtime/cuda/stats.c. */
@@ -236,6 +237,51 @@ static void fill(struct sweep_results *r)
 
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         assert_int_equal(sweep_results_add(r, &rows[i]), 0);
+}
+
+static char *svg_of(const struct sweep_results *r, enum sweep_chart kind)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    sweep_svg_write(r, "base", kind, fp);
+    fclose(fp);
+    return buf;
+}
+
+/* Ratios near 1 get a zoomed axis that says where it starts; every bar shows its value. */
+static void test_sweep_svg_axis(void **state)
+{
+    struct sweep_results wide = {0}, near = {0};
+    struct sweep_row rows[] = {
+        make_row("a", "x", "base", 10, SWEEP_PASS),
+        make_row("a", "x", "v", 10.3, SWEEP_PASS),
+        make_row("b", "x", "base", 10, SWEEP_PASS),
+        make_row("b", "x", "v", 9.8, SWEEP_PASS),
+    };
+    char *svg;
+
+    (void)state;
+    fill(&wide);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        assert_int_equal(sweep_results_add(&near, &rows[i]), 0);
+    svg = svg_of(&near, SWEEP_CHART_IPC);
+    assert_non_null(strstr(svg, "normalised IPC (axis from 0.9"));
+    assert_non_null(strstr(svg, ">1.03</text>"));
+    assert_non_null(strstr(svg, ">0.98</text>"));
+    free(svg);
+    svg = svg_of(&wide, SWEEP_CHART_IPC); /* 2x and 0.5x: from zero, labels as they are */
+    assert_null(strstr(svg, "axis from"));
+    assert_non_null(strstr(svg, ">2</text>"));
+    assert_non_null(strstr(svg, ">0.5</text>"));
+    free(svg);
+    svg = svg_of(&wide, SWEEP_CHART_STALLS); /* 3 of 4 stall slots are dcache misses */
+    assert_non_null(strstr(svg, ">75%</text>"));
+    free(svg);
+    sweep_results_free(&wide);
+    sweep_results_free(&near);
 }
 
 static void test_sweep_means(void **state)
@@ -504,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_sweep_means),
         cmocka_unit_test(test_sweep_table_normalise),
         cmocka_unit_test(test_sweep_csv_roundtrip),
+        cmocka_unit_test(test_sweep_svg_axis),
         cmocka_unit_test(test_sweep_csv_errors),
         cmocka_unit_test(test_sweep_class_dyncta),
         cmocka_unit_test(test_sweep_class_ccws),
