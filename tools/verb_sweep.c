@@ -236,15 +236,24 @@ static int parse_one(int argc, char **argv, int *i, struct sweep_opts *o)
     return 2;
 }
 
+/* The suite's programs know three sizes; an app list's {size} takes any word. */
 static int check_sizes(const struct sweep_opts *o)
 {
-    for (size_t i = 0; i < o->sizes.n; i++)
-        if (strcmp(o->sizes.v[i], "test") && strcmp(o->sizes.v[i], "small") &&
-            strcmp(o->sizes.v[i], "paper")) {
-            fprintf(stderr, "ptxsim sweep: unknown size '%s' (test, small or paper)\n",
-                    o->sizes.v[i]);
+    for (size_t i = 0; i < o->sizes.n; i++) {
+        const char *z = o->sizes.v[i];
+
+        if (!o->apps && strcmp(z, "test") && strcmp(z, "small") && strcmp(z, "paper")) {
+            fprintf(stderr, "ptxsim sweep: unknown size '%s' (test, small or paper)\n", z);
             return 2;
         }
+        if (strspn(z, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+") !=
+                strlen(z) ||
+            strlen(z) >= 16) {
+            fprintf(stderr, "ptxsim sweep: size '%s': up to 15 letters, digits, '_', '-' and '+'\n",
+                    z);
+            return 2;
+        }
+    }
     return 0;
 }
 
