@@ -46,6 +46,8 @@ static int take_command(struct sweep_apps_ld *l, yaml_node_t *n, struct sweep_ap
     char msg[256];
     size_t k = 0;
 
+    sweep_apps_argv_free(app->argv); /* a second `command:` replaces the first */
+    app->argv = NULL;
     if (s) {
         if (!(app->argv = sweep_apps_split(s, msg, sizeof(msg))))
             return sweep_apps_fail(l, n, "command: %s", msg);
@@ -244,20 +246,23 @@ int sweep_apps_load(struct sweep_apps *a, const char *path, char *err, size_t er
     struct sweep_apps_ld l = {.path = path, .err = err, .errlen = errlen, .a = a};
     yaml_parser_t parser;
     yaml_document_t doc;
-    char *base = strdup(path), *slash;
+    char *dir = strdup(path), *slash, base[PATH_MAX];
     FILE *fp = fopen(path, "rb");
     int rc;
 
     memset(a, 0, sizeof(*a));
-    if (!fp || !base) {
+    if (dir && (slash = strrchr(dir, '/')))
+        slash[slash == dir] = '\0'; /* "/x.yml" is in "/" */
+    /* Relative paths in the list start at its directory, made absolute here. */
+    if (!fp || !dir || !realpath(dir && strchr(path, '/') ? dir : ".", base)) {
         snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        free(base);
-        return fp ? -2 : -1;
+        free(dir);
+        if (fp)
+            fclose(fp);
+        return dir ? -1 : -2;
     }
-    slash = strrchr(base, '/');
-    if (slash)
-        *slash = '\0';
-    l.base = slash ? (base[0] ? base : "/") : ".";
+    free(dir);
+    l.base = base;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_file(&parser, fp);
     if (!yaml_parser_load(&parser, &doc)) {
@@ -271,6 +276,5 @@ int sweep_apps_load(struct sweep_apps *a, const char *path, char *err, size_t er
     }
     yaml_parser_delete(&parser);
     fclose(fp);
-    free(base);
     return rc;
 }
