@@ -23,8 +23,10 @@ json_t *sweep_json_load(const char *path, char *err, size_t errlen)
     json_error_t e;
     json_t *root = json_load_file(path, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
 
-    if (!root)
+    if (!root && e.line > 0)
         snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.column, e.text);
+    else if (!root) /* could not be read at all: jansson's text names the file already */
+        snprintf(err, errlen, "%s", e.text);
     return root;
 }
 
