@@ -128,7 +128,7 @@ static void value_range(const struct panel *p, double *vmin, double *vmax)
 
 /*
  * From zero to a round number above the largest value; but when all values
- * lie within 20% of the largest, a zoomed axis around them (a step below the
+ * differ but lie within 20% of the largest, a zoomed axis around them (a step below the
  * smallest), so that differences of a few percent show. A step of headroom
  * is added when the tallest bar would leave no room for its label.
  */
@@ -142,7 +142,7 @@ static struct axis axis_of(const struct panel *p)
     value_range(p, &vmin, &vmax);
     if (!(vmax > 0))
         return a;
-    if (vmin > 0 && vmax - vmin <= 0.2 * vmax) {
+    if (vmin > 0 && vmax > vmin && vmax - vmin <= 0.2 * vmax) { /* all equal: from zero */
         a.step = tick_step(fmax(vmax - vmin, vmax * 0.01) * 2);
         a.lo = fmax(0, (floor(vmin / a.step - 1e-9) - 1) * a.step);
     } else {
