@@ -1,14 +1,22 @@
 /*
- * Finding and loading machine descriptions for the runtimes and the
- * `ptxsim` command: a name ("gtx480") is looked up in $PTXSIM_CONFIG_DIR,
- * then in the installed data directory, then in the source tree's configs/
- * (so an uninstalled build works); anything with a '/' is a path.
+ * Finding, loading and checking machine descriptions for the runtimes and
+ * the `ptxsim` command: an existing file is taken as it is (a path, or a
+ * file in the working directory); otherwise a name ("gtx480") is looked up
+ * in $PTXSIM_CONFIG_DIR, then in the installed data directory, then in the
+ * source tree's configs/ (so an uninstalled build works). A built
+ * configuration has been through everything the timing model checks when
+ * it starts, so a program never starts with a machine that cannot run.
  */
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "runtime/config_where.h"
 #include "runtime/ptxsim.h"
+#include "timing/gpu.h"
+
+/* GPGPU-Sim reads this file from the working directory when it is there. */
+#define GPGPUSIM_CONFIG "gpgpusim.config"
 
 #ifndef PTXSIM_PKGDATADIR
 #define PTXSIM_PKGDATADIR "/usr/local/share/ptxsim"
@@ -29,7 +37,7 @@ int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err 
     const char *dirs[3] = {getenv("PTXSIM_CONFIG_DIR"), PTXSIM_PKGDATADIR "/configs",
                            PTXSIM_SRCDIR "/configs"};
 
-    if (strchr(config, '/')) {
+    if (strchr(config, '/') || is_file(config)) {
         if (!is_file(config))
             return ps_err_set(err, PS_ENOTFOUND, "configuration file '%s' not found", config);
         snprintf(buf, len, "%s", config);
@@ -41,16 +49,28 @@ int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err 
         if (snprintf(buf, len, "%s/%s", dirs[i], config) < (int)len && is_file(buf))
             return 0;
     }
-    return ps_err_set(err, PS_ENOTFOUND,
-                      "no machine configuration named '%s' (looked in $PTXSIM_CONFIG_DIR, %s/configs "
-                      "and %s/configs; shipped: gtx480, dyncta-30core, ccws-30core, bypass-gtx480)",
-                      config, PTXSIM_PKGDATADIR, PTXSIM_SRCDIR);
+    return ps_err_set(
+        err, PS_ENOTFOUND,
+        "no machine configuration named '%s' (looked in $PTXSIM_CONFIG_DIR, %s/configs "
+        "and %s/configs; shipped: gtx480, dyncta-30core, ccws-30core, bypass-gtx480)",
+        config, PTXSIM_PKGDATADIR, PTXSIM_SRCDIR);
+}
+
+const char *ptxsim_config_default(void)
+{
+    return is_file(GPGPUSIM_CONFIG) ? GPGPUSIM_CONFIG : "gtx480";
+}
+
+void ptxsim_config_perror(const char *who, const struct ps_err *err, FILE *out)
+{
+    fprintf(out, "%s: ", who);
+    ps_err_print(err, out);
 }
 
 int ptxsim_config_build(const char *config, const char *overrides, struct ps_config *out,
                         struct ps_err *err)
 {
-    char path[4096];
+    char path[4096] = "";
     int rc;
 
     ps_config_init(out);
@@ -74,8 +94,10 @@ int ptxsim_config_build(const char *config, const char *overrides, struct ps_con
             goto fail;
         p += n + (nl != NULL);
     }
-    if ((rc = ps_config_check(out, err)))
+    if ((rc = ps_config_check(out, err)) || (rc = tm_gpu_check(out, err))) {
+        rt_config_place(err, rt_config_blame(err->msg), path, overrides);
         goto fail;
+    }
     return 0;
 fail:
     ps_config_free(out);

@@ -8,9 +8,11 @@
  * earliest next edge among core, interconnect, L2 and DRAM and ticks every
  * domain whose edge it is (in that fixed order), so runs are deterministic.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/counters.h"
 #include "isa/resources.h"
@@ -45,6 +47,7 @@ struct tm_gpu {
     uint64_t warp_insts, thread_insts, ctas, kernels;
     struct tm_counters retired; /* counters of machines rebuilt after a fault */
     struct tm_stats last, total;
+    bool check_only; /* built by tm_gpu_check: writes no file */
 };
 
 static double now_s(void)
@@ -203,6 +206,58 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
     return 0;
 }
 
+/*
+ * Whether `path` can be written without writing it: an existing file must be
+ * writable, a new one needs a writable folder.
+ */
+static int writable(const char *opt, const char *path, const char *suffix, struct ps_err *err)
+{
+    char file[4096], dir[4096];
+    const char *slash;
+
+    snprintf(file, sizeof(file), "%s%s", path, suffix);
+    slash = strrchr(file, '/');
+    if (access(file, F_OK) == 0) {
+        if (access(file, W_OK) == 0)
+            return 0;
+        return ps_err_set(err, PS_EIO, "-%s: cannot write %s: %s", opt, file, strerror(errno));
+    }
+    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) + (slash == file) : 1,
+             slash ? file : ".");
+    if (access(dir, W_OK | X_OK) == 0)
+        return 0;
+    return ps_err_set(err, PS_EIO, "-%s: cannot create %s: %s", opt, file, strerror(errno));
+}
+
+static int check_outputs(const struct tm_params *p, struct ps_err *err)
+{
+    int rc = 0;
+
+    if (p->l1d_trace && *p->l1d_trace)
+        rc = writable("ptxsim_l1d_trace", p->l1d_trace, "", err);
+    if (!rc && p->warp_profile && *p->warp_profile)
+        rc = writable("ptxsim_warp_profile", p->warp_profile, "", err);
+    if (!rc && p->policy_trace && *p->policy_trace)
+        rc = writable("ptxsim_policy_trace", p->policy_trace, ".cta.csv", err);
+    return rc;
+}
+
+int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err)
+{
+    struct tm_gpu *g = calloc(1, sizeof(*g));
+    int rc;
+
+    if (!g)
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    g->check_only = true;
+    if (!(rc = ps_config_copy(&g->cfg, cfg)) &&
+        !(rc = tm_params_from_config(&g->cfg, &g->prm, err)) &&
+        !(rc = check_outputs(&g->prm, err)) && !(rc = find_policies(g, err)))
+        rc = machine_build(g, err);
+    tm_gpu_destroy(g);
+    return rc;
+}
+
 /* The policies' state over time, to <prefix>.cta.csv, <prefix>.l1d.csv and <prefix>.warp.csv. */
 static int write_cta_trace(const struct tm_gpu *g, FILE *f, struct ps_err *err)
 {
@@ -264,7 +319,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
 {
     if (!g)
         return;
-    if (g->ws && g->cs)
+    if (g->ws && g->cs && !g->check_only)
         write_policy_traces(g);
     machine_free(g);
     if (g->l1d_trace && fclose(g->l1d_trace))

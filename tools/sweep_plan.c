@@ -77,7 +77,8 @@ static int check_variant(const char *path, const char *label, const struct sweep
     rc = ptxsim_config_build(path, ov, &cfg, &err);
     free(ov);
     if (rc) {
-        fprintf(stderr, "ptxsim sweep: variant %s on %s: %s\n", var->name, label, err.msg);
+        fprintf(stderr, "ptxsim sweep: variant %s on %s: ", var->name, label);
+        ps_err_print(&err, stderr);
         return 2;
     }
     ps_config_free(&cfg);
