@@ -460,6 +460,7 @@ struct run {
     uint32_t rr;
     uint64_t last_issue_cycle, last_issued;
     double t0, last_progress;
+    uint64_t ctas_done0; /* the SMs' finished CTAs when the launch began */
     uint64_t sample_next;
     struct tm_sm_counters *sample_base;
 };
@@ -501,10 +502,24 @@ static void sample(struct tm_gpu *g, struct run *r)
     }
 }
 
+static uint64_t ctas_done(const struct tm_gpu *g)
+{
+    uint64_t n = 0;
+
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        n += tm_sm_get_counters(g->sm[i])->ctas_done;
+    return n;
+}
+
+/*
+ * The progress line: CTAs finished (not merely issued) and an estimate of
+ * the wall-clock time left, from the rate at which they have finished.
+ */
 static void progress(struct tm_gpu *g, struct run *r)
 {
-    double t;
-    uint64_t insts = 0;
+    double t, el;
+    uint64_t done;
+    char eta[48] = "ETA unknown";
 
     if (!g->prm.progress_interval || (g->core_now & 4095))
         return;
@@ -512,16 +527,17 @@ static void progress(struct tm_gpu *g, struct run *r)
     if (t - r->last_progress < g->prm.progress_interval)
         return;
     r->last_progress = t;
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        insts += tm_sm_issued(g->sm[i]);
+    el = t - r->t0;
+    done = ctas_done(g) - r->ctas_done0;
+    if (done)
+        snprintf(eta, sizeof(eta), "ETA %.0f s", el * (double)(r->nctas - done) / (double)done);
     fprintf(stderr,
             "ptxsim: %s: cycle %llu, %llu warp insts, %.0f sim cycles/s, CTAs done %llu/%llu "
-            "(%.0f%%)\n",
+            "(%.0f%%, %llu issued), %s\n",
             g->dev ? r->L->p->m->funcs[r->L->kernel]->name : "?", (unsigned long long)g->core_now,
-            (unsigned long long)r->L->warp_insts, (double)g->core_now / (t - r->t0 + 1e-9),
-            (unsigned long long)(r->next_cta), (unsigned long long)r->nctas,
-            100.0 * (double)r->next_cta / (double)r->nctas);
-    (void)insts;
+            (unsigned long long)r->L->warp_insts, (double)g->core_now / (el + 1e-9),
+            (unsigned long long)done, (unsigned long long)r->nctas,
+            100.0 * (double)done / (double)r->nctas, (unsigned long long)r->next_cta, eta);
 }
 
 /* Stops a launch that cannot progress or ran past a configured cap. */
@@ -695,6 +711,7 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     r.L = &L;
     r.nctas = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
     r.t0 = r.last_progress = t0;
+    r.ctas_done0 = ctas_done(g);
     r.sample_next = g->core_now + g->prm.sample_period;
     r.sample_base = calloc(2 * (size_t)g->prm.nsm, sizeof(*r.sample_base));
     if (!r.sample_base) {
