@@ -61,6 +61,39 @@ const char *ptxsim_config_default(void)
     return is_file(GPGPUSIM_CONFIG) ? GPGPUSIM_CONFIG : "gtx480";
 }
 
+/*
+ * GPGPU-Sim switches that ptxsim accepts but does not model: each one set
+ * to other than 0 asks for output or behaviour that will not happen.
+ */
+void ptxsim_config_warn(const struct ps_config *c, const char *who, FILE *out)
+{
+    const struct {
+        const char *name;
+        int64_t on;
+    } sw[] = {
+        {"power_simulation_enabled", c->power_simulation_enabled},
+        {"power_per_cycle_dump", c->power_per_cycle_dump},
+        {"power_trace_enabled", c->power_trace_enabled},
+        {"steady_power_levels_enabled", c->steady_power_levels_enabled},
+        {"gpgpu_clock_gated_reg_file", c->gpgpu_clock_gated_reg_file},
+        {"gpgpu_clock_gated_lanes", c->gpgpu_clock_gated_lanes},
+        {"visualizer_enabled", c->visualizer_enabled},
+        {"trace_enabled", c->trace_enabled},
+        {"gpgpu_cflog_interval", c->gpgpu_cflog_interval},
+        {"gpgpu_ptx_instruction_classification", c->gpgpu_ptx_instruction_classification},
+        {"gpgpu_ptx_convert_to_ptxplus", c->gpgpu_ptx_convert_to_ptxplus},
+        {"gpgpu_ptx_save_converted_ptxplus", c->gpgpu_ptx_save_converted_ptxplus},
+        {"save_embedded_ptx", c->save_embedded_ptx},
+    };
+
+    for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
+        if (sw[i].on)
+            fprintf(out,
+                    "%s: warning: -%s is %lld, but ptxsim does not model it; it changes "
+                    "nothing (docs/config.md, \"Accepted but not modelled\")\n",
+                    who, sw[i].name, (long long)sw[i].on);
+}
+
 void ptxsim_config_perror(const char *who, const struct ps_err *err, FILE *out)
 {
     fprintf(out, "%s: ", who);

@@ -142,6 +142,9 @@ int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err 
 /* The machine used when none is named: "gpgpusim.config" when the working directory has
  * one (GPGPU-Sim's convention), else "gtx480". */
 const char *ptxsim_config_default(void);
+/* One warning line per GPGPU-Sim switch that is on although ptxsim does not model it
+ * (power model, visualiser, tracing, PTXPlus, ...). */
+void ptxsim_config_warn(const struct ps_config *c, const char *who, FILE *out);
 /* Writes "who: file:line:col: error: message" (the parts that are known) to out. */
 void ptxsim_config_perror(const char *who, const struct ps_err *err, FILE *out);
 

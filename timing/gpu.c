@@ -19,6 +19,7 @@
 #include "policies/registry.h"
 #include "timing/gpu.h"
 #include "timing/l1d_trace.h"
+#include "timing/line_stats.h"
 #include "timing/sm.h"
 
 enum { D_CORE, D_ICNT, D_L2, D_DRAM, D_COUNT };
@@ -41,6 +42,7 @@ struct tm_gpu {
     void *l1_shared;    /* the L1D policy's GPU-wide state, or NULL */
     FILE *l1d_trace;    /* -ptxsim_l1d_trace, or NULL */
     FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
+    struct tm_lines *lines; /* -enable_ptx_file_line_stats, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
     uint64_t warp_seq;
@@ -198,6 +200,10 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
         tm_gpu_destroy(g);
         return rc;
     }
+    if (g->prm.line_stats && !(g->lines = tm_lines_create())) {
+        tm_gpu_destroy(g);
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    }
     for (int d = 0; d < D_COUNT; d++) {
         g->period_fs[d] = (uint64_t)(1e9 / g->prm.clk[d] + 0.5);
         g->t_fs[d] = g->period_fs[d];
@@ -239,6 +245,8 @@ static int check_outputs(const struct tm_params *p, struct ps_err *err)
         rc = writable("ptxsim_warp_profile", p->warp_profile, "", err);
     if (!rc && p->policy_trace && *p->policy_trace)
         rc = writable("ptxsim_policy_trace", p->policy_trace, ".cta.csv", err);
+    if (!rc && p->line_stats)
+        rc = writable("ptx_line_stats_filename", p->line_stats, "", err);
     return rc;
 }
 
@@ -328,6 +336,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
         fprintf(stderr, "ptxsim: cannot write the warp profile %s\n", g->prm.warp_profile);
     if (g->cs && g->cs_st)
         g->cs->destroy(g->cs_st);
+    tm_lines_destroy(g->lines);
     ps_config_free(&g->cfg);
     free(g);
 }
@@ -693,6 +702,32 @@ static void rebuild_after_fault(struct tm_gpu *g)
     machine_build(g, &e);
 }
 
+/* Per-PTX-line statistics: the SMs count into program p's table during the launch. */
+static void lines_attach(struct tm_gpu *g, const struct isa_program *p)
+{
+    struct tm_line_prog *lp = g->lines ? tm_lines_program(g->lines, p) : NULL;
+
+    if (g->lines && !lp)
+        fprintf(stderr, "ptxsim: out of memory for the per-PTX-line statistics; this kernel "
+                        "is left out\n");
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        tm_sm_set_lines(g->sm[i], lp);
+}
+
+/* After every launch the file is written again, as GPGPU-Sim does, so it survives a crash. */
+static void lines_detach(struct tm_gpu *g)
+{
+    struct ps_err err;
+
+    if (!g->lines)
+        return;
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        tm_sm_set_lines(g->sm[i], NULL);
+    ps_err_clear(&err);
+    if (tm_lines_write(g->lines, g->prm.line_stats, &err))
+        fprintf(stderr, "ptxsim: per-PTX-line statistics: %s\n", err.msg);
+}
+
 int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
                   struct ps_err *err)
 {
@@ -727,6 +762,7 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     if (g->cs->on_kernel)
         g->cs->on_kernel(g->cs_st, r.occ.max);
     gather(g, &before);
+    lines_attach(g, p);
     for (uint32_t i = 0; i < g->prm.nsm; i++)
         tm_sm_kernel_begin(g->sm[i], &L, &it);
     /* Kernel launch latency: the GPU idles before the first CTA issues. */
@@ -738,6 +774,7 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     g->kernels++;
     for (uint32_t i = 0; i < g->prm.nsm; i++)
         tm_sm_kernel_end(g->sm[i]);
+    lines_detach(g);
     fill_stats(g, &r, &before, now_s() - t0);
     if (rc)
         rebuild_after_fault(g);

@@ -167,6 +167,7 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->policy_trace = c->ptxsim_policy_trace;
     p->l1d_trace = c->ptxsim_l1d_trace;
     p->warp_profile = c->ptxsim_warp_profile;
+    p->line_stats = c->enable_ptx_file_line_stats ? c->ptx_line_stats_filename : NULL;
     p->sample_period = clamp_u32(c->ptxsim_sample_period, 1);
     p->max_cycle = c->gpgpu_max_cycle > 0 ? (uint64_t)c->gpgpu_max_cycle : 0;
     p->max_insn = c->gpgpu_max_insn > 0 ? (uint64_t)c->gpgpu_max_insn : 0;

@@ -51,6 +51,7 @@ struct tm_params {
     const char *policy_trace; /* file prefix, "" = none */
     const char *l1d_trace;    /* L1D read trace file, "" = none */
     const char *warp_profile; /* per-warp execution times (CSV), "" = none */
+    const char *line_stats;   /* per-PTX-line statistics file, NULL = off */
     /* Run control. */
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;

@@ -148,6 +148,7 @@ static int check_opts(struct run_opts *o)
         ptxsim_config_perror("ptxsim run", &err, stderr);
         return 2;
     }
+    ptxsim_config_warn(&cfg, "ptxsim run", stderr);
     ps_config_free(&cfg);
     if (o->config_path[0] != '/') {
         char cwd[PATH_MAX], tmp[sizeof(o->config_path)];

@@ -115,6 +115,22 @@ else
 fi
 rm -f gpgpusim.config
 
+# Accepted-but-unmodelled switches that are on get a warning; the program still runs.
+rm -f started
+if "$PTXSIM" run -o visualizer_enabled=1 -o power_simulation_enabled=1 -- \
+    /bin/sh -c 'touch started' 2>err && [ -e started ] &&
+    grep -q "warning: -visualizer_enabled is 1, but ptxsim does not model it" err &&
+    grep -q "warning: -power_simulation_enabled is 1" err; then
+    ok "unmodelled switches that are on are warned about"
+else
+    bad "unmodelled switches: $(cat err)"
+fi
+if "$PTXSIM" run --config gtx480 -- /bin/true 2>err && ! grep -q warning err; then
+    ok "the shipped GTX 480 runs without warnings"
+else
+    bad "gtx480 warnings: $(cat err)"
+fi
+
 # ptxsim sweep checks every machine x variant before it runs or writes anything.
 "$PTXSIM" sweep --workloads vecops --sizes test --variant ok --variant bad:gpgpu_scheduler=lrrr \
     --out "$tmp/sweep" >out 2>err
