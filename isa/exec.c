@@ -23,8 +23,7 @@ static void thread_of(const struct isa_warp *w, uint32_t lane, uint32_t tid[3])
 }
 
 /* ", source FILE:LINE" from the instruction's .loc (nvcc -lineinfo), or "" without one. */
-static void source_of(const struct isa_module *m, const struct isa_instr *in, char *buf,
-                      size_t len)
+static void source_of(const struct isa_module *m, const struct isa_instr *in, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!in || !in->loc_file || !in->loc_line)

@@ -8,11 +8,9 @@
  * earliest next edge among core, interconnect, L2 and DRAM and ticks every
  * domain whose edge it is (in that fixed order), so runs are deterministic.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "common/counters.h"
 #include "isa/resources.h"
@@ -212,44 +210,6 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
     return 0;
 }
 
-/*
- * Whether `path` can be written without writing it: an existing file must be
- * writable, a new one needs a writable folder.
- */
-static int writable(const char *opt, const char *path, const char *suffix, struct ps_err *err)
-{
-    char file[4096], dir[4096];
-    const char *slash;
-
-    snprintf(file, sizeof(file), "%s%s", path, suffix);
-    slash = strrchr(file, '/');
-    if (access(file, F_OK) == 0) {
-        if (access(file, W_OK) == 0)
-            return 0;
-        return ps_err_set(err, PS_EIO, "-%s: cannot write %s: %s", opt, file, strerror(errno));
-    }
-    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) + (slash == file) : 1,
-             slash ? file : ".");
-    if (access(dir, W_OK | X_OK) == 0)
-        return 0;
-    return ps_err_set(err, PS_EIO, "-%s: cannot create %s: %s", opt, file, strerror(errno));
-}
-
-static int check_outputs(const struct tm_params *p, struct ps_err *err)
-{
-    int rc = 0;
-
-    if (p->l1d_trace && *p->l1d_trace)
-        rc = writable("ptxsim_l1d_trace", p->l1d_trace, "", err);
-    if (!rc && p->warp_profile && *p->warp_profile)
-        rc = writable("ptxsim_warp_profile", p->warp_profile, "", err);
-    if (!rc && p->policy_trace && *p->policy_trace)
-        rc = writable("ptxsim_policy_trace", p->policy_trace, ".cta.csv", err);
-    if (!rc && p->line_stats)
-        rc = writable("ptx_line_stats_filename", p->line_stats, "", err);
-    return rc;
-}
-
 int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err)
 {
     struct tm_gpu *g = calloc(1, sizeof(*g));
@@ -260,7 +220,7 @@ int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err)
     g->check_only = true;
     if (!(rc = ps_config_copy(&g->cfg, cfg)) &&
         !(rc = tm_params_from_config(&g->cfg, &g->prm, err)) &&
-        !(rc = check_outputs(&g->prm, err)) && !(rc = find_policies(g, err)))
+        !(rc = tm_params_check_outputs(&g->prm, err)) && !(rc = find_policies(g, err)))
         rc = machine_build(g, err);
     tm_gpu_destroy(g);
     return rc;

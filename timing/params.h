@@ -61,4 +61,11 @@ struct tm_params {
 
 int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct ps_err *err);
 
+/*
+ * The files the configuration writes (-ptxsim_l1d_trace, -ptxsim_warp_profile,
+ * -ptxsim_policy_trace, -ptx_line_stats_filename) can be written: an existing
+ * file writable, a new one in a writable folder. Writes nothing.
+ */
+int tm_params_check_outputs(const struct tm_params *p, struct ps_err *err);
+
 #endif

@@ -1103,8 +1103,8 @@ static void count_why(struct tm_sm *s, enum why y)
 static enum tm_line_stall line_stall(enum why y)
 {
     static const enum tm_line_stall map[] = {
-        [W_SYNC] = TM_LS_SYNC,   [W_FETCH] = TM_LS_FETCH,        [W_CTRL] = TM_LS_CONTROL,
-        [W_DATA] = TM_LS_DATA,   [W_DMISS] = TM_LS_DCACHE_MISS, [W_MSHR] = TM_LS_MSHR,
+        [W_SYNC] = TM_LS_SYNC,        [W_FETCH] = TM_LS_FETCH,       [W_CTRL] = TM_LS_CONTROL,
+        [W_DATA] = TM_LS_DATA,        [W_DMISS] = TM_LS_DCACHE_MISS, [W_MSHR] = TM_LS_MSHR,
         [W_STRUCT] = TM_LS_STRUCTURAL};
 
     return y < sizeof(map) / sizeof(map[0]) && y != W_NONE ? map[y] : TM_LS_COUNT;

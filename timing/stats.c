@@ -135,7 +135,8 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
         "\"reservation_fails\": %llu, \"fails_mshr\": %llu, \"fails_merge\": %llu, "
         "\"fails_miss_queue\": %llu, \"fails_line\": %llu, \"fills\": %llu, "
         "\"evictions\": %llu, \"writebacks\": %llu, \"hits_intra_warp\": %llu, \"evict_noreuse\": %llu, "
-        "\"stall_bypassed\": %llu, \"miss_rate\": %.6f}%s",
+        "\"stall_bypassed\": %llu, \"miss_rate\": %.6f, \"read_hits\": %llu, "
+        "\"read_pending_hits\": %llu, \"read_misses\": %llu}%s",
         name, (unsigned long long)c->accesses, (unsigned long long)c->reads,
         (unsigned long long)c->writes, (unsigned long long)c->hits,
         (unsigned long long)tm_cache_misses(c), (unsigned long long)c->hit_reserved,
@@ -146,7 +147,8 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
         (unsigned long long)c->evictions, (unsigned long long)c->writebacks,
         (unsigned long long)c->hits_intra, (unsigned long long)c->evict_noreuse,
         (unsigned long long)c->stall_bypassed, ratio(tm_cache_misses(c), c->accesses),
-        last ? "" : ", ");
+        (unsigned long long)c->rd_hits, (unsigned long long)c->rd_hit_reserved,
+        (unsigned long long)(c->reads - c->rd_hits - c->rd_hit_reserved), last ? "" : ", ");
 }
 
 #define U(x) ((unsigned long long)(x))

@@ -18,7 +18,8 @@ static const struct verb verbs[] = {
     {"objdump", verb_objdump, "list the fat binary entries of a CUDA program, print their PTX"},
     {"sweep", verb_sweep, "run the workload suite over machines and policies, summarise"},
     {"belady", verb_belady, "replay an L1D trace (-ptxsim_l1d_trace) with LRU and Belady-optimal"},
-    {"annotate", verb_annotate, "list per-PTX-line statistics (-enable_ptx_file_line_stats) hottest first"},
+    {"annotate", verb_annotate,
+     "list per-PTX-line statistics (-enable_ptx_file_line_stats) hottest first"},
 };
 
 static void usage(FILE *out)
