@@ -157,7 +157,10 @@ int main(void)
 }
 CEOF
 if [ -d "$lib" ] && "${CC:-cc}" -o ocl ocl.c -lOpenCL 2>/dev/null; then
-    OCL_ICD_VENDORS="$lib" PTXSIM_OPTIONS='gpgpu_scheduler=lrrr' ./ocl >out 2>err
+    # A sanitizer build's ICD needs the ASan runtime loaded first (as `ptxsim run` does).
+    asan=$(ldd "$PTXSIM" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+    OCL_ICD_VENDORS="$lib" PTXSIM_OPTIONS='gpgpu_scheduler=lrrr' LD_PRELOAD="$asan" \
+        ASAN_OPTIONS=detect_leaks=0 ./ocl >out 2>err
     rc=$?
     if [ "$rc" -eq 2 ] && ! grep -q started out &&
         grep -qF "ptxsim opencl: -o gpgpu_scheduler=lrrr: error: unknown warp scheduler" err; then
