@@ -571,6 +571,10 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
         c->st.reads++;
     else if (r->type == MEM_WRITE)
         c->st.writes++;
+    if (r->type == MEM_READ) { /* the read/write split of GPGPU-Sim's breakdown */
+        c->st.rd_hits += res == MEM_HIT;
+        c->st.rd_hit_reserved += res == MEM_HIT_RESERVED;
+    }
     if (res == MEM_HIT)
         c->st.hits++;
     else if (res == MEM_SENT)

@@ -79,6 +79,7 @@ struct mem_cache_stats {
     uint64_t evict_noreuse;       /* valid lines evicted without a hit since their allocation */
     uint64_t stall_bypassed;      /* reads sent down uncached when they could not allocate */
     uint64_t uncached;            /* L1: .cg reads and atomics passed down; not accesses (GPGPU-Sim) */
+    uint64_t rd_hits, rd_hit_reserved;    /* the reads among hits and hit_reserved */
     uint64_t pol[MEM_CACHE_POL_COUNTERS]; /* the replacement policy's own counters */
 };
 

@@ -257,8 +257,10 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
         mem_icnt_push(ms->reply, i, q->sm, q, bytes);
         mem_fifo_pop(&s->replies);
     }
-    while (!mem_fifo_full(&s->replies) && mem_cache_pop_ready(s->l2, &r))
+    while (!mem_fifo_full(&s->replies) && mem_cache_pop_ready(s->l2, &r)) {
+        r.l2_miss = true;
         mem_fifo_push(&s->replies, &r, 0);
+    }
     l2_lookup(ms, s);
     while (!mem_fifo_full(&s->rop) && mem_icnt_pop(ms->req, i, &r))
         mem_fifo_push(&s->rop, &r, ms->l2_now + ms->p.rop_latency);

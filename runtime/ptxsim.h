@@ -134,14 +134,26 @@ const struct tm_stats *ptxsim_timing_total(const struct ptxsim_device *d);
 const struct ps_config *ptxsim_timing_config(const struct ptxsim_device *d);
 
 /*
- * Builds a configuration: defaults, then the machine `config` (a file path,
- * or a name looked up in $PTXSIM_CONFIG_DIR, the installed configs and the
- * source tree's configs/), then the "name=value" overrides in `overrides`
- * (one per line; may be NULL). On error err says which step failed.
+ * Builds a configuration: defaults, then the machine `config` (an existing
+ * file, or a name looked up in $PTXSIM_CONFIG_DIR, the installed configs and
+ * the source tree's configs/), then the "name=value" overrides in `overrides`
+ * (one per line; may be NULL). The result is checked as the timing model
+ * checks it when it starts (tm_gpu_check: policy names and arguments, cache,
+ * DRAM and address-map strings, output files). On error err says which step
+ * failed, with the file:line:col of the option's line in the config file or
+ * "-o name=value" as its file when an override set it.
  */
 int ptxsim_config_build(const char *config, const char *overrides, struct ps_config *out,
                         struct ps_err *err);
 /* Path of a machine description by name or path (into buf); PS_ENOTFOUND if none. */
 int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err *err);
+/* The machine used when none is named: "gpgpusim.config" when the working directory has
+ * one (GPGPU-Sim's convention), else "gtx480". */
+const char *ptxsim_config_default(void);
+/* One warning line per GPGPU-Sim switch that is on although ptxsim does not model it
+ * (power model, visualiser, tracing, PTXPlus, ...). */
+void ptxsim_config_warn(const struct ps_config *c, const char *who, FILE *out);
+/* Writes "who: file:line:col: error: message" (the parts that are known) to out. */
+void ptxsim_config_perror(const char *who, const struct ps_err *err, FILE *out);
 
 #endif

@@ -21,6 +21,15 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
                   struct ps_err *err);
 void tm_gpu_destroy(struct tm_gpu *g);
 
+/*
+ * Builds the machine of cfg once and tears it down, running nothing and
+ * writing no file: policy names and arguments, cache, DRAM and address-map
+ * strings are checked as tm_gpu_create checks them, and the output files the
+ * configuration names (-ptxsim_l1d_trace, _warp_profile, _policy_trace) must
+ * be writable. For checking a configuration before a program starts.
+ */
+int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err);
+
 /* Runs one launch in the timing model. Returns 0 or an error / device fault code. */
 int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
                   struct ps_err *err);

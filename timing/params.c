@@ -2,7 +2,10 @@
  * From the option table to the timing model's numbers. Every composite value
  * is parsed here, once, with an error that names the option.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "timing/params.h"
 
@@ -199,6 +202,7 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->policy_trace = c->ptxsim_policy_trace;
     p->l1d_trace = c->ptxsim_l1d_trace;
     p->warp_profile = c->ptxsim_warp_profile;
+    p->line_stats = c->enable_ptx_file_line_stats ? c->ptx_line_stats_filename : NULL;
     p->sample_period = clamp_u32(c->ptxsim_sample_period, 1);
     p->max_cycle = c->gpgpu_max_cycle > 0 ? (uint64_t)c->gpgpu_max_cycle : 0;
     p->max_insn = c->gpgpu_max_insn > 0 ? (uint64_t)c->gpgpu_max_insn : 0;
@@ -207,4 +211,42 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->kernel_launch_latency = clamp_u32(c->gpgpu_kernel_launch_latency, 0);
     p->cta_launch_latency = clamp_u32(c->gpgpu_TB_launch_latency, 0);
     return 0;
+}
+
+/*
+ * Whether `path` can be written without writing it: an existing file must be
+ * writable, a new one needs a writable folder.
+ */
+static int writable(const char *opt, const char *path, const char *suffix, struct ps_err *err)
+{
+    char file[4096], dir[4096];
+    const char *slash;
+
+    snprintf(file, sizeof(file), "%s%s", path, suffix);
+    slash = strrchr(file, '/');
+    if (access(file, F_OK) == 0) {
+        if (access(file, W_OK) == 0)
+            return 0;
+        return ps_err_set(err, PS_EIO, "-%s: cannot write %s: %s", opt, file, strerror(errno));
+    }
+    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) + (slash == file) : 1,
+             slash ? file : ".");
+    if (access(dir, W_OK | X_OK) == 0)
+        return 0;
+    return ps_err_set(err, PS_EIO, "-%s: cannot create %s: %s", opt, file, strerror(errno));
+}
+
+int tm_params_check_outputs(const struct tm_params *p, struct ps_err *err)
+{
+    int rc = 0;
+
+    if (p->l1d_trace && *p->l1d_trace)
+        rc = writable("ptxsim_l1d_trace", p->l1d_trace, "", err);
+    if (!rc && p->warp_profile && *p->warp_profile)
+        rc = writable("ptxsim_warp_profile", p->warp_profile, "", err);
+    if (!rc && p->policy_trace && *p->policy_trace)
+        rc = writable("ptxsim_policy_trace", p->policy_trace, ".cta.csv", err);
+    if (!rc && p->line_stats)
+        rc = writable("ptx_line_stats_filename", p->line_stats, "", err);
+    return rc;
 }

@@ -55,6 +55,7 @@ struct tm_params {
     const char *policy_trace; /* file prefix, "" = none */
     const char *l1d_trace;    /* L1D read trace file, "" = none */
     const char *warp_profile; /* per-warp execution times (CSV), "" = none */
+    const char *line_stats;   /* per-PTX-line statistics file, NULL = off */
     /* Run control. */
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;
@@ -63,5 +64,12 @@ struct tm_params {
 };
 
 int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct ps_err *err);
+
+/*
+ * The files the configuration writes (-ptxsim_l1d_trace, -ptxsim_warp_profile,
+ * -ptxsim_policy_trace, -ptx_line_stats_filename) can be written: an existing
+ * file writable, a new one in a writable folder. Writes nothing.
+ */
+int tm_params_check_outputs(const struct tm_params *p, struct ps_err *err);
 
 #endif

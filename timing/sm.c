@@ -20,6 +20,7 @@
 #include "memsys/coalesce.h"
 #include "policies/util.h"
 #include "timing/l1d_trace.h"
+#include "timing/line_stats.h"
 #include "timing/sm.h"
 
 #define NEVER UINT64_MAX
@@ -146,6 +147,7 @@ struct tm_sm {
     uint64_t sleep_until;
     bool quiet; /* the last simulated cycle issued nothing */
     struct tm_sm_counters before, delta;
+    struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
 };
 
 static const uint32_t NO_REC = UINT32_MAX;
@@ -627,6 +629,8 @@ static bool take_replies(struct tm_sm *s)
         }
 
         lat_record(s, s->now - r.t_issue);
+        if (s->lines && r.space != MEM_INST)
+            tm_lines_reply(s->lines, r.fidx, r.pc, s->now - r.t_issue, r.l2_miss);
         mem_cache_fill(c, &r, s->now);
         if (c == s->l1d && s->env.l1d_trace && r.type == MEM_READ)
             l1d_trace(s, &r, TM_L1D_TRACE_FILL);
@@ -690,6 +694,8 @@ static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *
         store_done(s, r->warp);
     }
     if (c == s->l1d) {
+        if (s->lines)
+            tm_lines_l1d(s->lines, r->fidx, r->pc, res == MEM_MISS || res == MEM_SENT);
         l1d_write_seen(s, r);
         if (s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
             l1d_trace(s, r,
@@ -1109,6 +1115,8 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     if (grow_ready(h))
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
     s->k.issued++;
+    if (s->lines)
+        tm_lines_exec(s->lines, c->fidx, c->pc);
     h->insts++;
     h->last_issue = s->now;
     if (ii->is_mem) {
@@ -1194,6 +1202,16 @@ static void count_why(struct tm_sm *s, enum why y)
     default:
         break;
     }
+}
+
+static enum tm_line_stall line_stall(enum why y)
+{
+    static const enum tm_line_stall map[] = {
+        [W_SYNC] = TM_LS_SYNC,        [W_FETCH] = TM_LS_FETCH,       [W_CTRL] = TM_LS_CONTROL,
+        [W_DATA] = TM_LS_DATA,        [W_DMISS] = TM_LS_DCACHE_MISS, [W_MSHR] = TM_LS_MSHR,
+        [W_STRUCT] = TM_LS_STRUCTURAL};
+
+    return y < sizeof(map) / sizeof(map[0]) && y != W_NONE ? map[y] : TM_LS_COUNT;
 }
 
 /* Paused CTAs' warps go after every running one, each group in the policy's order. */
@@ -1288,6 +1306,8 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
                 y = W_STRUCT;
         }
         count_why(s, y);
+        if (s->lines && y != W_EXEC)
+            tm_lines_stall(s->lines, h->w, line_stall(y));
         if (y == W_STRUCT || y == W_MSHR)
             sum->structural = true;
         if (y != W_EXEC)
@@ -1500,7 +1520,8 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
         else
             s->k.c_idle++;
     }
-    s->quiet = !sum.issued && !active && s->nctas;
+    /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
+    s->quiet = !sum.issued && !active && s->nctas && !s->lines;
     if (was_quiet && s->quiet) {
         uint64_t wake = wake_time(s);
 
@@ -1544,6 +1565,11 @@ int tm_sm_dump_sched(const struct tm_sm *s, FILE *out, struct ps_err *err)
             return rc;
     }
     return 0;
+}
+
+void tm_sm_set_lines(struct tm_sm *s, struct tm_line_prog *lines)
+{
+    s->lines = lines;
 }
 
 const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s)

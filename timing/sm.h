@@ -85,6 +85,9 @@ uint64_t tm_sm_issued(const struct tm_sm *s);
 struct isa_warp *tm_sm_barrier_warp(const struct tm_sm *s);
 
 const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s);
+/* Per-PTX-line statistics of the coming launch go to lines (NULL: none). */
+struct tm_line_prog;
+void tm_sm_set_lines(struct tm_sm *s, struct tm_line_prog *lines);
 /* Each warp scheduler's dump op (if it has one), preceded by a "# sm S scheduler K" line. */
 int tm_sm_dump_sched(const struct tm_sm *s, FILE *out, struct ps_err *err);
 const struct mem_cache *tm_sm_l1d(const struct tm_sm *s);

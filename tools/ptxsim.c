@@ -19,6 +19,8 @@ static const struct verb verbs[] = {
     {"sweep", verb_sweep, "run an app list over machines and policies, locally or on Slurm"},
     {"stats", verb_stats, "statistics JSON files as one table (--csv: a row per run and kernel)"},
     {"belady", verb_belady, "replay an L1D trace (-ptxsim_l1d_trace) with LRU and Belady-optimal"},
+    {"annotate", verb_annotate,
+     "list per-PTX-line statistics (-enable_ptx_file_line_stats) hottest first"},
 };
 
 static void usage(FILE *out)

@@ -14,7 +14,6 @@
 #include "common/config.h"
 #include "common/err.h"
 #include "runtime/ptxsim.h"
-#include "tools/config_check.h"
 #include "tools/sweep_json.h"
 #include "tools/sweep_plan.h"
 #include "tools/sweep_report.h"
@@ -62,6 +61,7 @@ static int check_variant(const char *path, const char *label, const struct sweep
 {
     size_t len = 1;
     char *ov;
+    struct ps_config cfg;
     struct ps_err err;
     int rc;
 
@@ -72,13 +72,15 @@ static int check_variant(const char *path, const char *label, const struct sweep
     for (size_t k = 0; k < var->nopts; k++)
         strcat(strcat(ov, var->opts[k]), "\n");
     ps_err_clear(&err);
-    rc = tool_config_check(path, ov, &err);
+    /* The whole configuration, timing model included, as ptxsim run checks it. */
+    rc = ptxsim_config_build(path, ov, &cfg, &err);
     free(ov);
     if (rc) {
-        fprintf(stderr, "ptxsim sweep: variant %s on %s: %s%s%s\n", var->name, label, err.file,
-                err.file[0] ? ": " : "", err.msg);
+        fprintf(stderr, "ptxsim sweep: variant %s on %s: ", var->name, label);
+        ps_err_print(&err, stderr);
         return 2;
     }
+    ps_config_free(&cfg);
     return 0;
 }
 

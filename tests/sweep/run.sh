@@ -62,7 +62,7 @@ variants=(--variant gto:gpgpu_scheduler=gto --variant lrr:gpgpu_scheduler=lrr)
     --variant bad:gpgpu_scheduler=lrrr --out "$tmp/bad" >"$tmp/bad.out" 2>"$tmp/bad.err"
 st=$?
 if [ "$st" = 2 ] && [ ! -e "$tmp/bad" ] &&
-    grep -q "variant bad on gtx480: timing model: unknown warp scheduler 'lrrr'" "$tmp/bad.err"; then
+    grep -q "variant bad on gtx480: -o gpgpu_scheduler=lrrr: error: unknown warp scheduler 'lrrr'" "$tmp/bad.err"; then
     ok "bad variant refused before any run (exit 2)"
 else
     bad "bad variant: exit status $st, expected 2 and no $tmp/bad"
