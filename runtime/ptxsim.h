@@ -34,6 +34,11 @@ struct ptxsim_options {
     uint32_t nsm;
     uint64_t heap_bytes;       /* device malloc heap */
     FILE *printf_out;          /* device printf output (default stdout) */
+    /* Thread instructions over the device's life before launches stop with PS_ERUNAWAY (0 = no
+     * cap); in functional mode (the timing model applies -gpgpu_max_insn itself). */
+    uint64_t max_thread_insts;
+    /* Non-NULL: a running launch stops (PS_ERUNAWAY) soon after *stop becomes non-zero. */
+    const volatile int *stop;
     /* Non-NULL: launches run in the timing model with this configuration (copied). */
     const struct ps_config *timing;
     struct ps_err *timing_err; /* where a configuration error is reported (may be NULL) */

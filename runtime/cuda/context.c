@@ -59,6 +59,8 @@ static cudaError_t read_env(struct rt_ctx *c)
     if (c->timing) {
         c->opts.timing = &c->cfg;
         c->opts.timing_err = &c->cfg_err;
+    } else if (c->cfg.gpgpu_max_insn > 0) {
+        c->opts.max_thread_insts = (uint64_t)c->cfg.gpgpu_max_insn; /* the timing model's own */
     }
     if (budget && *budget) {
         errno = 0;
@@ -66,6 +68,7 @@ static cudaError_t read_env(struct rt_ctx *c)
         if (errno || *end || *budget == '-')
             return env_fail("PTXSIM_BUDGET", budget, "not a number of warp instructions");
     }
+    c->opts.stop = rt_stop_install(c);
     if (stats && *stats && !(c->stats_path = strdup(stats)))
         return cudaErrorMemoryAllocation;
     return cudaSuccess;

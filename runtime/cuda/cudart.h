@@ -143,6 +143,7 @@ struct rt_ctx {
     size_t nkstats, cap_kstats;
     uint64_t copy_bytes;
     char *stats_path;
+    char truncated[PS_ERR_MSG_MAX]; /* why the run stopped early (a cap, a signal); "" = it did not */
 };
 
 /* Per host thread state (CUDA keeps these per thread). */
@@ -223,5 +224,13 @@ void rt_streams_release(struct rt_ctx *c);
 cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks);
 /* Writes the PTXSIM_STATS JSON file; called once at exit. */
 void rt_stats_write(struct rt_ctx *c);
+
+/* Honest stops (stop.c): SIGINT/SIGTERM handlers; returns the engine's stop flag. */
+const volatile int *rt_stop_install(struct rt_ctx *c);
+/* Around every launch: a signal during it stops it, then stats are written and the signal kills. */
+void rt_stop_before_launch(void);
+void rt_stop_after_launch(void);
+/* Records why the run's statistics are incomplete (the first reason wins). */
+void rt_stop_truncated(struct rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

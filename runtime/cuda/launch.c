@@ -121,6 +121,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
         return e;
     fflush(stdout);
     t0 = seconds();
+    rt_stop_before_launch();
     rc = ptxsim_launch(k->fb->mod, k->name, pg, pb, (uint32_t)shmem, (void *const *)args);
     t0 = seconds() - t0;
     fflush(stdout);
@@ -136,6 +137,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
     if (!e)
         e = e2;
     e2 = account(c, k, g, b, warp0, thread0, t0);
+    rt_stop_after_launch(); /* a signal during the launch: statistics, then the signal */
     return e ? e : e2;
 }
 

@@ -52,6 +52,8 @@ static cl_int device_new(cl_context c)
     if (e->timing) {
         o.timing = &e->cfg;
         o.timing_err = &err;
+    } else if (e->cfg.gpgpu_max_insn > 0) {
+        o.max_thread_insts = (uint64_t)e->cfg.gpgpu_max_insn;
     }
     code = ptxsim_device_create(&o, &c->dev);
     if (!code)

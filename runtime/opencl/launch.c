@@ -152,6 +152,8 @@ static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dy
     }
     e = ptxsim_last_error_info(c->dev);
     ocl_notify(c, "kernel %s failed: %s", k->info.name, e ? e->msg : "unknown error");
+    if (code == PS_ERUNAWAY && e)
+        ocl_stats_truncated(e->msg);
     ptxsim_clear_fault(c->dev);
     return CL_OUT_OF_RESOURCES;
 }

@@ -189,6 +189,9 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
                         double wall_s);
 /* Bytes moved by a read, write, copy or fill command. */
 void ocl_stats_copy(uint64_t bytes);
+/* A cap (-gpgpu_max_cycle, -gpgpu_max_insn, PTXSIM_BUDGET) stopped a kernel: the report says
+ * the run is truncated, and why (the first reason wins). */
+void ocl_stats_truncated(const char *why);
 
 /* The dispatch table every object points at. */
 extern const cl_icd_dispatch ocl_dispatch;
