@@ -155,12 +155,16 @@ cudaError_t rt_device_recreate(struct rt_ctx *c)
 
 void rt_warn_unsupported(struct rt_ctx *c, const char *name)
 {
+    const char *feature;
     char **nw;
 
     for (size_t i = 0; i < c->nwarned; i++)
         if (!strcmp(c->warned[i], name))
             return;
-    fprintf(stderr, "ptxsim: %s is not supported\n", name);
+    feature = rt_feature_of(name);
+    fprintf(stderr, "ptxsim: %s is not supported%s%s%s: it returns cudaErrorNotSupported and the "
+                    "program goes on\n",
+            name, feature ? " (" : "", feature ? feature : "", feature ? ")" : "");
     nw = realloc(c->warned, (c->nwarned + 1) * sizeof(*nw));
     if (!nw)
         return;

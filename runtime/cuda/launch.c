@@ -209,13 +209,41 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
 }
 RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
 
-/* Launch attributes (cooperative, clusters, priorities, ...) are ignored. */
+/*
+ * The feature a launch attribute asks for that ptxsim refuses (a cooperative launch, clusters
+ * of more than one CTA), or NULL. Other attributes (priorities, access policies, ...) change
+ * no results and are ignored.
+ */
+static const char *refused_attr(const cudaLaunchConfig_t *config)
+{
+    for (unsigned i = 0; config->attrs && i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+
+        if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
+            return "cooperative launch (grid-wide synchronisation)";
+        if (a->id == cudaLaunchAttributeClusterDimension &&
+            (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+            return "thread-block clusters";
+    }
+    return NULL;
+}
+
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                        void **args)
 {
+    const char *refused;
+
     if (!config) {
         rt_set_last(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
+    }
+    if ((refused = refused_attr(config))) {
+        fprintf(stderr,
+                "ptxsim: cudaLaunchKernelExC: %s is not supported: the launch returns "
+                "cudaErrorNotSupported and the program goes on\n",
+                refused);
+        rt_set_last(cudaErrorNotSupported);
+        return cudaErrorNotSupported;
     }
     return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                   config->stream);
