@@ -346,14 +346,16 @@ static int builtin_free(struct xctx *x, const struct isa_operand *args, uint32_t
 }
 
 /*
- * The feature a call to a bodiless device-runtime function belongs to (the device runtime,
- * libcudadevrt, is a cubin-only library, so its functions never have PTX), or NULL.
+ * The feature a call to a bodiless device-runtime function belongs to, or NULL: the device
+ * runtime (libcudadevrt) ends in system calls (__cuda_syscall_*) that only a GPU's driver
+ * answers, and with -rdc=false its entry points have no PTX at all.
  */
 static const char *missing_feature(const char *name)
 {
-    static const char *const dp[] = {"cudaLaunchDevice", "cudaGetParameterBuffer",
-                                     "cudaDeviceSynchronize", "cudaStreamCreateWithFlags",
-                                     "cudaGetDevice", "cudaEvent", "cudaStreamWaitEvent"};
+    static const char *const dp[] = {
+        "cudaLaunchDevice",          "cudaGetParameterBuffer", "cudaDeviceSynchronize",
+        "cudaStreamCreateWithFlags", "cudaGetDevice",          "cudaEvent",
+        "cudaStreamWaitEvent",       "__cuda_syscall",         "__cudaCDP"};
 
     for (size_t i = 0; i < sizeof(dp) / sizeof(dp[0]); i++)
         if (!strncmp(name, dp[i], strlen(dp[i])))

@@ -82,6 +82,10 @@ struct rt_fatbin {
     char name[64];       /* module name in diagnostics */
     void *managed_host;  /* host copies of its managed variables (NULL when it has none) */
     bool managed_init;   /* the host copies got the variables' initial values */
+    /* -rdc=true (rdc.c): the translation units' fatbins and their PTX entries, linked on load. */
+    struct fatbin *units;
+    int *unit_ptx;
+    uint32_t nunits;
 };
 
 enum rt_host_kind { RT_HOST_PINNED, RT_HOST_MANAGED, RT_HOST_REGISTERED, RT_HOST_VARS };
@@ -224,6 +228,13 @@ void rt_streams_release(struct rt_ctx *c);
 cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks);
 /* Writes the PTXSIM_STATS JSON file; called once at exit. */
 void rt_stats_write(struct rt_ctx *c);
+
+/* Relocatable device code (rdc.c): parses the units of a device-link wrapper's prelinked list. */
+cudaError_t rt_rdc_parse(struct rt_fatbin *fb, const void *const *prelinked, struct ps_err *err);
+unsigned rt_rdc_sm(const struct rt_fatbin *fb);
+/* Links the units' PTX into fb->ptx / fb->ptx_len; a PS_E* code with err filled on failure. */
+int rt_rdc_link(struct rt_fatbin *fb, struct ps_err *err);
+void rt_rdc_free(struct rt_fatbin *fb);
 
 /* Honest stops (stop.c): SIGINT/SIGTERM handlers; returns the engine's stop flag. */
 const volatile int *rt_stop_install(struct rt_ctx *c);
