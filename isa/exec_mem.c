@@ -18,7 +18,7 @@ bool x_is_mem(enum isa_op op)
     case ISA_OP_APPLYPRIORITY: case ISA_OP_DISCARD: case ISA_OP_CREATEPOLICY:
         return true;
     default:
-        return false;
+        return x_is_tex(op);
     }
 }
 
@@ -496,7 +496,10 @@ int x_exec_mem(struct xctx *x)
     case ISA_OP_CREATEPOLICY: /* cache policies only steer caches we do not model here */
         x_write(x, &x->ops[0], x->exec, zero);
         return 0;
-    default: /* prefetch, prefetchu, applypriority, discard: hints without results */
+    default:
+        if (x_is_tex((enum isa_op)x->in->op))
+            return x_exec_tex(x);
+        /* prefetch, prefetchu, applypriority, discard: hints without results */
         return 0;
     }
 }

@@ -9,6 +9,7 @@
 #include "isa/engine.h"
 #include "isa/module.h"
 #include "isa/resources.h"
+#include "isa/texture.h"
 #include "timing/gpu.h"
 
 struct ptxsim_device {
@@ -212,6 +213,27 @@ int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr)
     if (isa_devmem_alloc(isa_device_mem(d->dev), size, 256, ISA_ALLOC_DEVICE, addr))
         return ps_err_set(&d->last, PS_ENOMEM, "cannot allocate %zu bytes of device memory", size);
     return 0;
+}
+
+int ptxsim_texobj_create(struct ptxsim_device *d, const struct isa_texobj *t, uint64_t *handle)
+{
+    int rc = isa_texobj_create(d->dev, t, handle);
+
+    return rc ? ps_err_set(&d->last, rc, "cannot create the texture or surface object") : 0;
+}
+
+int ptxsim_texobj_destroy(struct ptxsim_device *d, uint64_t handle)
+{
+    if (isa_texobj_destroy(d->dev, handle))
+        return ps_err_set(&d->last, PS_EINVAL, "0x%llx is not a live texture or surface object",
+                          (unsigned long long)handle);
+    return 0;
+}
+
+const struct isa_texobj *ptxsim_texobj_get(const struct ptxsim_device *d, uint64_t handle,
+                                           bool surface)
+{
+    return isa_texobj_get(d->dev, handle, surface);
 }
 
 int ptxsim_free(struct ptxsim_device *d, uint64_t addr)

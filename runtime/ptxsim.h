@@ -13,6 +13,7 @@
 #ifndef PTXSIM_RUNTIME_PTXSIM_H
 #define PTXSIM_RUNTIME_PTXSIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 
 struct ptxsim_device;
 struct ptxsim_module;
+struct isa_texobj;
 
 struct ptxsim_options {
     uint64_t insn_budget;      /* warp instructions per launch; 0 = unlimited */
@@ -95,6 +97,15 @@ int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
  * stays the caller's; unmap it with ptxsim_free before releasing it.
  */
 int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size);
+/*
+ * Texture and surface objects (isa/texture.h): registers t, whose resource the caller placed
+ * in device memory; *handle is what kernels receive. Destroy returns PS_EINVAL for a handle
+ * that names no live object; get returns NULL then.
+ */
+int ptxsim_texobj_create(struct ptxsim_device *d, const struct isa_texobj *t, uint64_t *handle);
+int ptxsim_texobj_destroy(struct ptxsim_device *d, uint64_t handle);
+const struct isa_texobj *ptxsim_texobj_get(const struct ptxsim_device *d, uint64_t handle,
+                                           bool surface);
 /* Kind of the allocation containing addr: 0 none, else enum isa_alloc_kind + 1. */
 int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size);
 

@@ -136,6 +136,8 @@ cudaError_t rt_device_recreate(struct rt_ctx *c)
 
     rt_fatbin_unload_all(c);
     rt_host_release_all(c, true);
+    rt_arrays_release(c); /* their memory and the objects over them go with the device */
+    rt_texobjs_release(c);
     ptxsim_device_destroy(c->dev);
     c->dev = NULL;
     c->dev_used = false;
@@ -219,6 +221,8 @@ __attribute__((destructor)) static void ctx_fini(void)
     rt_registry_free(c);
     rt_host_release_all(c, false);
     rt_streams_release(c);
+    rt_arrays_release(c);
+    rt_texobjs_release(c);
     ptxsim_device_destroy(c->dev);
     c->dev = NULL;
     free_warned(c);

@@ -107,6 +107,25 @@ struct rt_stream {
     unsigned long long id;
 };
 
+/* A CUDA array: texels in device memory, rows of width * elem bytes, slices of height rows. */
+struct rt_array {
+    struct rt_array *next;
+    uint64_t addr;
+    struct cudaChannelFormatDesc desc;
+    size_t width, height, depth; /* as given: 0 for the dimensions the array lacks */
+    unsigned flags;
+    size_t elem, pitch, slice;   /* bytes per texel, row and 2D slice (or layer) */
+};
+
+/* What the program gave when it created a texture or surface object (for the getters). */
+struct rt_texobj {
+    struct rt_texobj *next;
+    unsigned long long handle;
+    bool surface;
+    struct cudaResourceDesc res;
+    struct cudaTextureDesc tex;
+};
+
 struct rt_event {
     struct rt_event *next;
     unsigned flags;
@@ -136,6 +155,8 @@ struct rt_ctx {
     struct rt_stream *streams;
     unsigned long long next_stream_id;
     struct rt_event *events;
+    struct rt_array *arrays;
+    struct rt_texobj *texobjs;
     size_t limit_stack, limit_heap, limit_printf;
     enum cudaFuncCache cache_config;
     unsigned device_flags;
@@ -180,6 +201,14 @@ void rt_set_last(cudaError_t e);
 cudaError_t rt_device_recreate(struct rt_ctx *c);
 /* Prints "ptxsim: NAME is not supported" once per name. */
 void rt_warn_unsupported(struct rt_ctx *c, const char *name);
+/* A 2D copy of height rows of width bytes (cudaMemcpy2D's rules; copy.c). */
+cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
+                       size_t spitch, size_t width, size_t height, int kind);
+/* CUDA arrays (array.c): the array behind a cudaArray_t, or NULL when it is not one. */
+struct rt_array *rt_array_find(struct rt_ctx *c, const void *a);
+void rt_arrays_release(struct rt_ctx *c);
+/* Texture and surface objects (texture.c): forgets the objects of a device being destroyed. */
+void rt_texobjs_release(struct rt_ctx *c);
 /* Advances the simulated clock by a copy or set of n bytes. */
 void rt_account_copy(struct rt_ctx *c, size_t n);
 
