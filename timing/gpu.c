@@ -303,6 +303,7 @@ static void gather(const struct tm_gpu *g, struct tm_counters *c)
         add_cache(&c->l1d, tm_sm_l1d(g->sm[i]));
         add_cache(&c->l1i, tm_sm_l1i(g->sm[i]));
         add_cache(&c->l1c, tm_sm_l1c(g->sm[i]));
+        add_cache(&c->l1t, tm_sm_l1t(g->sm[i]));
     }
     c->sm.lat_max = lat_max; /* the maximum is not a sum */
     if (g->ms)

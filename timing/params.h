@@ -34,7 +34,7 @@ struct tm_params {
     uint32_t shmem_banks, shmem_warp_parts;
     bool shmem_limited_bcast;
     bool skip_l1d, flush_l1;
-    struct mem_cache_geom l1d, l1i, l1c, l2;
+    struct mem_cache_geom l1d, l1i, l1c, l1t, l2;
     /* Memory partitions. */
     uint32_t nmem, nsub;
     uint32_t rop_latency, dram_latency;
