@@ -265,11 +265,8 @@ unsigned rt_rdc_sm(const struct rt_fatbin *fb);
 int rt_rdc_link(struct rt_fatbin *fb, struct ps_err *err);
 void rt_rdc_free(struct rt_fatbin *fb);
 
-/* Honest stops (stop.c): SIGINT/SIGTERM handlers; returns the engine's stop flag. */
+/* Honest stops (stop.c): SIGINT/SIGTERM handlers (runtime/stop.h); the engine's stop flag. */
 const volatile int *rt_stop_install(struct rt_ctx *c);
-/* Around every launch: a signal during it stops it, then stats are written and the signal kills. */
-void rt_stop_before_launch(void);
-void rt_stop_after_launch(void);
 /* Records why the run's statistics are incomplete (the first reason wins). */
 void rt_stop_truncated(struct rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

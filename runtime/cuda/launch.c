@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/stop.h"
 
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                             struct CUstream_st *stream);
@@ -121,7 +122,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
         return e;
     fflush(stdout);
     t0 = seconds();
-    rt_stop_before_launch();
+    ptxsim_stop_before_launch();
     rc = ptxsim_launch(k->fb->mod, k->name, pg, pb, (uint32_t)shmem, (void *const *)args);
     t0 = seconds() - t0;
     fflush(stdout);
@@ -137,7 +138,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
     if (!e)
         e = e2;
     e2 = account(c, k, g, b, warp0, thread0, t0);
-    rt_stop_after_launch(); /* a signal during the launch: statistics, then the signal */
+    ptxsim_stop_after_launch(); /* a signal during the launch: statistics, then the signal */
     return e ? e : e2;
 }
 

@@ -49,6 +49,7 @@ static cl_int device_new(cl_context c)
     o.insn_budget = e->budget;
     o.shared_per_cta = e->local_bytes;
     o.max_threads_per_cta = e->max_wg;
+    o.stop = e->stop;
     if (e->timing) {
         o.timing = &e->cfg;
         o.timing_err = &err;

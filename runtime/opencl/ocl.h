@@ -167,6 +167,7 @@ struct ocl_env {
     struct ps_config cfg;
     uint64_t budget;      /* warp instructions per launch, 0 = unlimited */
     char *stats_path;     /* PTXSIM_STATS, or NULL */
+    const volatile int *stop; /* set by SIGINT/SIGTERM (runtime/stop.h); the engine polls it */
     char name[128];       /* CL_DEVICE_NAME */
     double core_mhz;      /* first field of gpgpu_clock_domains */
     uint32_t compute_units; /* gpgpu_n_clusters x gpgpu_n_cores_per_cluster */

@@ -15,6 +15,7 @@
 #include "memsys/cache.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
+#include "runtime/stop.h"
 
 #include <CL/cl_ext.h>
 
@@ -116,6 +117,8 @@ static bool env_read(struct ocl_env *e)
     return true;
 }
 
+static void write_truncated(const char *reason);
+
 static void env_init(void)
 {
     struct ocl_env *e = &g_env;
@@ -131,6 +134,8 @@ static void env_init(void)
         e->stats_path = NULL;
     }
     env_derive(e);
+    if (!e->bad)
+        e->stop = ptxsim_stop_install(write_truncated);
     g_env_ready = true;
 }
 
@@ -194,6 +199,21 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
         g_stats.k[g_stats.n++] = ks;
     pthread_mutex_unlock(&g_stats.lock);
     return ns;
+}
+
+/*
+ * SIGINT / SIGTERM (runtime/stop.h): the statistics so far, marked truncated with reason. It
+ * may run in a signal handler, so it takes no lock.
+ */
+static void write_truncated(const char *reason)
+{
+    struct ocl_env *e = &g_env;
+
+    if (!g_stats.truncated[0])
+        snprintf(g_stats.truncated, sizeof(g_stats.truncated), "%s", reason);
+    ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
+                        e->stats_path, g_stats.truncated, "ptxsim opencl");
+    e->stats_path = NULL; /* written */
 }
 
 void ocl_stats_truncated(const char *why)

@@ -3,10 +3,13 @@
  * that the cap stops must fail, at the enqueue or at clFinish, with
  * CL_OUT_OF_RESOURCES (what a GPU's killed kernel gives), and its event must
  * carry an error status. Prints "PASS honest_stop_cl" (exit 0) only then.
+ * With the argument "kernel" it prints "ready" and runs a kernel for minutes,
+ * for the script to stop with a signal.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *src = "__kernel void spin(__global uint *out, int n) {\n"
                          "  uint s = 0;\n"
@@ -14,13 +17,13 @@ static const char *src = "__kernel void spin(__global uint *out, int n) {\n"
                          "  out[get_global_id(0)] = s;\n"
                          "}\n";
 
-int main(void)
+int main(int argc, char **argv)
 {
     cl_platform_id pf;
     cl_device_id dev;
     cl_int rc, enq, fin, status = CL_COMPLETE;
     size_t global = 8192, local = 128;
-    int n = 100000;
+    int n = argc > 1 && !strcmp(argv[1], "kernel") ? 1 << 30 : 100000;
 
     if (clGetPlatformIDs(1, &pf, NULL) || clGetDeviceIDs(pf, CL_DEVICE_TYPE_ALL, 1, &dev, NULL))
         return printf("FAIL honest_stop_cl: no OpenCL device\n"), 1;
@@ -34,6 +37,10 @@ int main(void)
     cl_event ev = NULL;
     clSetKernelArg(k, 0, sizeof(out), &out);
     clSetKernelArg(k, 1, sizeof(n), &n);
+    if (n > 100000) {
+        printf("ready\n");
+        fflush(stdout);
+    }
     enq = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev);
     fin = clFinish(q);
     if (ev)

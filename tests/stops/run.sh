@@ -8,9 +8,9 @@
 #   cap runs clean, with no truncation mark.
 # - OpenCL: tests/stops/honest_stop_cl.c under -gpgpu_max_insn gets CL_OUT_OF_RESOURCES and
 #   truncated statistics.
-# - Signals: SIGTERM during a launch (both modes) and SIGINT during host code
-#   end the program with status 128+signo and leave statistics marked
-#   truncated, with the signal as the reason.
+# - Signals: SIGTERM during a launch (both modes; CUDA and OpenCL) and SIGINT
+#   during host code end the program with status 128+signo and leave
+#   statistics marked truncated, with the signal as the reason.
 # Environment: PTXSIM, NVCC (skip, exit 77, when missing). Prints
 # "N passed, M failed"; exits 1 on any failure.
 
@@ -86,7 +86,8 @@ else
     echo "SKIP: OpenCL cap (no OpenCL headers or library: $(tail -n 1 "$tmp/clbuild.log"))"
 fi
 
-# sig NAME SIGNAL STATUS WHAT REASON-PATTERN PTXSIM-RUN-ARGS...
+# sig NAME SIGNAL STATUS WHAT REASON-PATTERN PTXSIM-RUN-ARGS... (PROG: the program)
+prog_of_sig="$prog"
 sig() {
     local name=$1 signal=$2 want=$3 what=$4 reason=$5 pid rc i
     shift 5
@@ -94,7 +95,7 @@ sig() {
     # `ptxsim run` execs the program, so $! is the program itself. Job control on (set -m):
     # otherwise a background job starts with SIGINT ignored.
     set -m
-    "$PTXSIM" run -o ptxsim_print_stats=0 --stats "$tmp/s.json" "$@" -- "$prog" "$what" \
+    "$PTXSIM" run -o ptxsim_print_stats=0 --stats "$tmp/s.json" "$@" -- "$prog_of_sig" "$what" \
         >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     set +m
@@ -112,7 +113,7 @@ sig() {
         bad "$name: no statistics marked truncated"
     elif ! grep -q "\"truncated_reason\": \".*$reason" "$tmp/s.json"; then
         bad "$name: reason is not '$reason': $(grep truncated_reason "$tmp/s.json")"
-    elif ! grep -q '"kernels": [1-9]' "$tmp/s.json"; then
+    elif [ "$prog_of_sig" = "$prog" ] && ! grep -q '"kernels": [1-9]' "$tmp/s.json"; then
         bad "$name: the finished kernel is missing from the statistics"
     else
         ok "$name (status $rc, $(grep truncated_reason "$tmp/s.json" | sed 's/^ *//'))"
@@ -121,6 +122,10 @@ sig() {
 sig "SIGTERM in a launch, functional" TERM 143 kernel "signal 15" --mode functional
 sig "SIGTERM in a launch, timing" TERM 143 kernel "signal 15" --mode timing
 sig "SIGINT in host code" INT 130 host "SIGINT received" --mode functional
+if [ -x "$tmp/honest_stop_cl" ]; then
+    prog_of_sig="$tmp/honest_stop_cl"
+    sig "OpenCL: SIGTERM in a kernel" TERM 143 kernel "signal 15" --mode functional
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
