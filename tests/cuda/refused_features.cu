@@ -68,10 +68,12 @@ int main()
     rewind(log);
     text[fread(text, 1, sizeof(text) - 1, log)] = 0;
     fclose(log);
-    const char *names[] = {"(CUDA graphs)", "(stream capture (CUDA graphs))",
+    const char *names[] = {"(CUDA graphs)",
+                           "(stream capture (CUDA graphs))",
                            "(inter-process communication (IPC))",
                            "cudaLaunchCooperativeKernel is not supported (cooperative launch",
-                           "cudaLaunchKernelExC: cooperative launch", "(memory pools"};
+                           "cudaLaunchKernelExC: cooperative launch",
+                           "(memory pools"};
     for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!strstr(text, names[i]))
             fail("stderr does not name the feature '%s': %s", names[i], text);

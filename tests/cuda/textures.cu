@@ -11,6 +11,7 @@
 // - a 3D float array (cudaMemcpy3D) with linear filtering;
 // - a layered 2D array (tex2DLayered);
 // - tex2Dgather of component 1 (tld4);
+// - a 1D array, tex1DLod / tex1DGrad (level 0), raw uchar4 texels;
 // and the descriptor getters, cudaArrayGetInfo and bad-argument errors.
 #define TEST_NAME "textures"
 #include "common.h"
@@ -136,6 +137,17 @@ __global__ void gather(cudaTextureObject_t t, const float2 *c, float4 *out, int 
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         out[i] = tex2Dgather<float4>(t, c[i].x, c[i].y, 1);
+}
+
+__global__ void lod_and_elements(cudaTextureObject_t t1, cudaTextureObject_t t2, float *o,
+                                 unsigned *u)
+{
+    int i = threadIdx.x;
+    o[i] = tex1D<float>(t1, i + 0.5f);
+    o[32 + i] = tex1DLod<float>(t1, i + 0.5f, 0.0f);        // tex.level: level 0
+    o[64 + i] = tex1DGrad<float>(t1, i + 0.5f, 0.0f, 0.0f); // tex.grad: level 0
+    uchar4 v = tex2D<uchar4>(t2, i % 4 + 0.5f, 0.5f);       // element read mode: raw bytes
+    u[i] = v.x | v.y << 8 | v.z << 16 | (unsigned)v.w << 24;
 }
 
 // ---- helpers ------------------------------------------------------------------------
@@ -396,12 +408,13 @@ static void test_3d_and_layered(uint32_t *seed)
         host_copy(out, dout, N);
         for (int i = 0; i < N; i++) {
             if (layered) {
-                model m = {&vol[(int)hc[i].z][0][0], 1, W, H, 1, cudaAddressModeClamp, false, true,
-                           0};
+                model m = {&vol[(int)hc[i].z][0][0], 1,     W,    H, 1,
+                           cudaAddressModeClamp,     false, true, 0};
                 expect_near("layered", i, out[i], sample(m, hc[i].x, hc[i].y, 0, 0, 2), 1e-5, 1e-5);
             } else {
                 model m = {&vol[0][0][0], 1, W, H, D, cudaAddressModeClamp, false, true, 0};
-                expect_near("3d", i, out[i], sample(m, hc[i].x, hc[i].y, hc[i].z, 0, 3), 1e-5, 1e-5);
+                expect_near("3d", i, out[i], sample(m, hc[i].x, hc[i].y, hc[i].z, 0, 3), 1e-5,
+                            1e-5);
             }
         }
         CK(cudaDestroyTextureObject(t));
@@ -470,6 +483,49 @@ static void test_gather_and_errors(uint32_t *seed)
     CK(cudaFree(dout));
 }
 
+// A 1D array (cudaMemcpyToArray), tex.level and tex.grad, and raw uchar4 texels.
+static void test_lod_and_elements()
+{
+    float h[32];
+    for (int i = 0; i < 32; i++)
+        h[i] = i * 1.5f - 7;
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaArray_t a, b;
+    CK(cudaMallocArray(&a, &cd, 32));
+    CK(cudaMemcpyToArray(a, 0, 0, h, sizeof(h), cudaMemcpyHostToDevice));
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaTextureObject_t t1 = make_tex(rd, cudaAddressModeClamp, cudaFilterModePoint, false);
+    const uchar4 img[4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {250, 251, 252, 253}, {9, 10, 11, 12}};
+    cudaChannelFormatDesc c4 = cudaCreateChannelDesc<uchar4>();
+    CK(cudaMallocArray(&b, &c4, 4, 1));
+    CK(cudaMemcpy2DToArray(b, 0, 0, img, 16, 16, 1, cudaMemcpyHostToDevice));
+    rd.res.array.array = b;
+    cudaTextureObject_t t2 = make_tex(rd, cudaAddressModeClamp, cudaFilterModePoint, false);
+    float *o, ho[96];
+    unsigned *u, hu[32];
+    CK(cudaMalloc(&o, sizeof(ho)));
+    CK(cudaMalloc(&u, sizeof(hu)));
+    lod_and_elements<<<1, 32>>>(t1, t2, o, u);
+    CK_LAUNCH();
+    host_copy(ho, o, 96);
+    host_copy(hu, u, 32);
+    for (int i = 0; i < 32; i++) {
+        const uchar4 &v = img[i % 4];
+        expect_bitsf("tex1D", i, ho[i], h[i]);
+        expect_bitsf("tex1DLod", i, ho[32 + i], h[i]);
+        expect_bitsf("tex1DGrad", i, ho[64 + i], h[i]);
+        expect_equ("uchar4 element", i, hu[i], v.x | v.y << 8 | v.z << 16 | (unsigned)v.w << 24);
+    }
+    CK(cudaDestroyTextureObject(t1));
+    CK(cudaDestroyTextureObject(t2));
+    CK(cudaFreeArray(a));
+    CK(cudaFreeArray(b));
+    CK(cudaFree(o));
+    CK(cudaFree(u));
+}
+
 int main()
 {
     uint32_t seed = 12345;
@@ -478,5 +534,6 @@ int main()
     test_linear_and_pitch(&seed);
     test_3d_and_layered(&seed);
     test_gather_and_errors(&seed);
+    test_lod_and_elements();
     return finish();
 }

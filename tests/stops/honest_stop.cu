@@ -30,7 +30,8 @@ static int cap()
     spin<<<64, 128>>>(d, 100000);
     cudaError_t launch = cudaGetLastError(), sync = cudaDeviceSynchronize();
     cudaError_t later = cudaMemset(d, 0, 16);
-    if (launch != cudaSuccess || sync != cudaErrorLaunchTimeout || later != cudaErrorLaunchTimeout) {
+    if (launch != cudaSuccess || sync != cudaErrorLaunchTimeout ||
+        later != cudaErrorLaunchTimeout) {
         printf("FAIL honest_stop cap: launch %s, sync %s, later call %s\n",
                cudaGetErrorName(launch), cudaGetErrorName(sync), cudaGetErrorName(later));
         return 1;
