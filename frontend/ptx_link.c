@@ -161,8 +161,23 @@ static bool tok_is(const struct unit *u, uint32_t k, const char *text)
     return k < u->nt && u->t[k].len == n && !memcmp(u->s + u->t[k].off, text, n);
 }
 
+/* The decimal or hex number of token k (0 when it is not one); never reads past the token. */
+static unsigned long tok_number(const struct unit *u, uint32_t k)
+{
+    char buf[32];
+    uint32_t n = k < u->nt ? u->t[k].len : 0;
+
+    if (!n || n >= sizeof(buf))
+        return 0;
+    memcpy(buf, u->s + u->t[k].off, n);
+    buf[n] = 0;
+    return strtoul(buf, NULL, 0);
+}
+
 static bool same_text(const struct unit *a, uint32_t ka, const struct unit *b, uint32_t kb)
 {
+    if (ka >= a->nt || kb >= b->nt)
+        return false;
     return a->t[ka].len == b->t[kb].len &&
            !memcmp(a->s + a->t[ka].off, b->s + b->t[kb].off, a->t[ka].len);
 }
@@ -226,6 +241,8 @@ static void classify_decl(const struct unit *u, struct stmt *s)
                 }
             s->name = k < s->t1 && u->t[k].kind == T_IDENT ? k : UINT32_MAX;
             s->defines = tok_is(u, s->t1 - 1, "}");
+            if (s->name == UINT32_MAX)
+                s->kind = S_OTHER; /* malformed: passed on for the parser to report */
             return;
         }
         if (c == '=' || c == ';' || c == '[' || c == '<')
@@ -267,7 +284,7 @@ static int split(struct linker *lk, struct unit *u, uint32_t which)
         else
             classify_decl(u, s);
         if (s->kind == S_FILE && k + 1 < u->nt && u->t[k + 1].kind == T_NUM) {
-            uint32_t f = (uint32_t)strtoul(u->s + u->t[k + 1].off, NULL, 0);
+            uint32_t f = (uint32_t)tok_number(u, k + 1);
 
             u->max_file = f > u->max_file ? f : u->max_file;
         }
@@ -419,8 +436,7 @@ static void put_stmt(struct linker *lk, uint32_t i, const struct stmt *s)
             put(lk, u->s + u->t[k - 1].off + u->t[k - 1].len,
                 t->off - (u->t[k - 1].off + u->t[k - 1].len));
         if (file_number(u, k, s) && u->file_base) {
-            snprintf(buf, sizeof(buf), "%lu",
-                     strtoul(u->s + t->off, NULL, 0) + (unsigned long)u->file_base);
+            snprintf(buf, sizeof(buf), "%lu", tok_number(u, k) + (unsigned long)u->file_base);
             put_str(lk, buf);
             continue;
         }
@@ -444,9 +460,11 @@ static int put_header(struct linker *lk)
             const struct unit *u = &lk->u[i];
             const struct stmt *s = &u->st[k];
             unsigned a = 0, b = 0;
+            char vbuf[32] = "";
 
-            if (s->kind == S_VERSION && s->t0 + 1 < u->nt &&
-                sscanf(u->s + u->t[s->t0 + 1].off, "%u.%u", &a, &b) == 2 &&
+            if (s->kind == S_VERSION && s->t0 + 1 < u->nt && u->t[s->t0 + 1].len < sizeof(vbuf))
+                memcpy(vbuf, u->s + u->t[s->t0 + 1].off, u->t[s->t0 + 1].len);
+            if (s->kind == S_VERSION && sscanf(vbuf, "%u.%u", &a, &b) == 2 &&
                 (!ver || a > major || (a == major && b > minor)))
                 ver = s, vu = i, major = a, minor = b;
             if (s->kind == S_TARGET && !tgt && i == 0)

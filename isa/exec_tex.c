@@ -180,6 +180,9 @@ static int exec_tex(struct xctx *x, bool gather)
     if (dt != ISA_TYPE_F32 && dt != ISA_TYPE_S32 && dt != ISA_TYPE_U32)
         return isa_fault(x->w, 0, PS_ENOTSUP, 0, "'%s' with result type .%s is not supported",
                          isa_op_info((enum isa_op)x->in->op)->name, isa_type_name(dt));
+    if (gather && (dims != 2 || layered || !mod_of(x, ISA_CAT_TEXCOMP)))
+        return isa_fault(x->w, 0, PS_ENOTSUP, 0,
+                         "tld4 is supported on 2d textures with a component (.r .g .b .a)");
     if ((rc = handles(x, src, h, tmp)))
         return rc;
     first = layered ? 1 : 0;

@@ -31,7 +31,8 @@ int isa_texobj_create(struct isa_device *d, const struct isa_texobj *t, uint64_t
     uint32_t i;
 
     if (!t->nchan || t->nchan > 4 ||
-        (t->chan_bits != 8 && t->chan_bits != 16 && t->chan_bits != 32) || !t->width || !t->dims)
+        (t->chan_bits != 8 && t->chan_bits != 16 && t->chan_bits != 32) || !t->width || !t->dims ||
+        t->dims > 3 || (t->dims > 1 && !t->height) || (t->dims > 2 && !t->depth))
         return PS_EINVAL;
     for (i = 0; i < d->ntex && d->tex[i].live; i++)
         ;
@@ -74,6 +75,26 @@ void isa_texobj_free_all(struct isa_device *d)
     free(d->tex);
     d->tex = NULL;
     d->ntex = d->captex = 0;
+}
+
+/* floor(x) as an integer, with NaN as 0 and huge values held at +-2^40 (far outside). */
+static int64_t floor_index(float x)
+{
+    if (!(x == x))
+        return 0;
+    if (x > 0x1p40f)
+        return INT64_C(1) << 40;
+    if (x < -0x1p40f)
+        return -(INT64_C(1) << 40);
+    return (int64_t)floorf(x);
+}
+
+/* A border colour component as an integer (element read mode of integer textures). */
+static int64_t border_int(float b)
+{
+    if (!(b == b))
+        return 0;
+    return b > 0x1p62f ? INT64_C(1) << 62 : b < -0x1p62f ? -(INT64_C(1) << 62) : (int64_t)b;
 }
 
 /* Index i of a dimension of n texels under addressing mode; false: outside (border). */
@@ -159,7 +180,7 @@ static int texel(const struct isa_devmem *m, const struct isa_texobj *t, const i
         if (!address(idx[d], size[d], mode, t->norm_coords, &a[d])) {
             for (uint32_t c = 0; c < 4; c++) {
                 o->v[c] = t->linear ? 0.0f : t->border[c];
-                o->i[c] = t->linear ? 0 : (int64_t)t->border[c];
+                o->i[c] = t->linear ? 0 : border_int(t->border[c]);
             }
             return 0;
         }
@@ -190,6 +211,10 @@ static int64_t split(float x, float *alpha)
 {
     float xb = x - 0.5f, fl = floorf(xb);
 
+    if (!(xb == xb) || fl > 0x1p40f || fl < -0x1p40f) { /* NaN or far outside: no blend */
+        *alpha = 0;
+        return floor_index(xb);
+    }
     *alpha = floorf((xb - fl) * 256.0f + 0.5f) / 256.0f;
     return (int64_t)fl;
 }
@@ -240,7 +265,7 @@ int isa_tex_sample(const struct isa_devmem *m, const struct isa_texobj *t, const
     if (fc && as_float && t->filter_linear && !t->linear)
         return sample_linear(m, t, cf, layer, out, addr);
     for (uint32_t d = 0; d < t->dims; d++)
-        idx[d] = fc ? (int64_t)floorf(scaled(t, cf[d], size[d])) : ci[d];
+        idx[d] = fc ? floor_index(scaled(t, cf[d], size[d])) : ci[d];
     return texel(m, t, idx, layer, as_float, out, addr);
 }
 

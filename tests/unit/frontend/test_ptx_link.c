@@ -5,7 +5,8 @@
  * and variables, in either order), one copy of a .weak definition, clashing
  * file-scope symbols renamed per unit, .file/.loc numbers moved apart, the
  * highest .version; and the errors: two strong definitions, units that
- * disagree on .address_size, a statement that never ends, no units.
+ * disagree on .address_size, a statement that never ends, no units; malformed
+ * text never crashes it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,11 +123,40 @@ static void test_link_errors(void **state)
     assert_int_equal(ptx_link(NULL, 0, &out, &len, &err), PS_EINVAL);
 }
 
+/* Malformed units never crash the linker: each gives an error or text for the parser. */
+static void test_link_malformed(void **state)
+{
+    static const char *const bad[] = {
+        ".version",
+        ".version 8.0\n.visible .func (.param .b32 r)",
+        "\"unterminated",
+        "/* unterminated comment",
+        ".visible .func ;",
+        ".global .u32 ;",
+        "{ } } ;",
+        ".file 99999999999999999999999 \"x\"\n",
+        ".version 8.0 /* x */ .target",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct ptx_link_unit u[2] = {{bad[i], strlen(bad[i])}, {unit_b, strlen(unit_b)}};
+        struct ps_err err;
+        char *out = NULL;
+        size_t len = 0;
+        int rc = ptx_link(u, 2, &out, &len, &err);
+
+        assert_true(rc == 0 || rc == PS_EPARSE || rc == PS_EINVAL);
+        assert_true(rc ? out == NULL : out != NULL);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_link_resolves_across_units),
         cmocka_unit_test(test_link_errors),
+        cmocka_unit_test(test_link_malformed),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

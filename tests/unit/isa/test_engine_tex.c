@@ -2,8 +2,9 @@
  * Texture and surface instructions through the public API
  * (runtime/ptxsim.h): txq and suq answer the object's properties, tex with
  * integer coordinates reads texels (border addressing gives the border
- * colour), a handle that names no object and a cube-map fetch fault with a
- * clear message, and a destroyed handle no longer resolves. Texture fetch
+ * colour), NaN and huge float coordinates read defined texels, a handle that
+ * names no object and a cube-map fetch fault with a clear message, and a
+ * destroyed handle no longer resolves. Texture fetch
  * arithmetic itself is checked against a host model by tests/cuda/textures.cu.
  */
 #include <setjmp.h>
@@ -40,6 +41,16 @@ static const char q_ptx[] =
         "mov.b32 %r9, 2;\n"
         "tex.2d.v4.s32.s32 {%r11, %r0, %r0, %r0}, [%rd2, {%r9, %r10}];\n"
         "st.global.u32 [%rd1+36], %r11;\n"
+        "ret;\n"
+        "}\n"
+        ".visible .entry odd(.param .u64 out, .param .u64 tex)\n"
+        "{\n"
+        ".reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .f32 %f<4>;\n"
+        "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [tex];\n"
+        "mov.f32 %f1, 0fFFC00000;\nmov.f32 %f2, 0f7149F2CA;\nmov.f32 %f3, 0f3FC00000;\n"
+        "tex.2d.v4.s32.f32 {%r1, %r0, %r0, %r0}, [%rd2, {%f1, %f2}];\n"
+        "tex.2d.v4.s32.f32 {%r2, %r0, %r0, %r0}, [%rd2, {%f1, %f3}];\n"
+        "st.global.v2.u32 [%rd1], {%r1, %r2};\n"
         "ret;\n"
         "}\n"
         ".visible .entry cube(.param .u64 tex)\n"
@@ -94,6 +105,18 @@ static void test_engine_tex_queries_and_faults(void **state)
     assert_int_equal(res[7], 0x10D9);       /* CL_SIGNED_INT32 */
     assert_int_equal((int32_t)res[8], -7);  /* x = 5 is outside: the border colour */
     assert_int_equal((int32_t)res[9], 106); /* texel (2, 1) */
+
+    /* NaN reads index 0, a huge coordinate lies outside (border): no undefined conversion. */
+    {
+        void *oargs[2] = {&out, &th};
+
+        assert_int_equal(ptxsim_launch(m, "odd", (struct ptxsim_dim3){1, 1, 1},
+                                       (struct ptxsim_dim3){1, 1, 1}, 0, oargs),
+                         0);
+        assert_int_equal(ptxsim_memcpy_dtoh(d, res, out, 8), 0);
+        assert_int_equal((int32_t)res[0], -7);  /* (NaN, 1e30): border */
+        assert_int_equal((int32_t)res[1], 104); /* (NaN, 1.5): texel (0, 1) */
+    }
 
     /* A handle that names no texture, a cube map: clear faults. */
     args[1] = &bad;
