@@ -8,6 +8,7 @@
  * padding, then slices or layers), so every copy is a sequence of 2D copies
  * (copy.c). Mipmapped arrays are refused by name (stubs.def).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runtime/cuda/cudart.h"
@@ -74,6 +75,13 @@ static cudaError_t array_new(struct rt_ctx *c, cudaArray_t *out,
         return cudaErrorInvalidChannelDescriptor;
     if (!ext.width || (ext.depth && !ext.height && !(flags & cudaArrayLayered)))
         return cudaErrorInvalidValue;
+    if (flags & (cudaArrayCubemap | cudaArraySparse | cudaArrayDeferredMapping)) {
+        fprintf(stderr,
+                "ptxsim: %s arrays are not supported: the call returns "
+                "cudaErrorNotSupported and the program goes on\n",
+                flags & cudaArrayCubemap ? "cube-map" : "sparse or deferred-mapping");
+        return cudaErrorNotSupported;
+    }
     if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather))
         return cudaErrorInvalidValue;
     rows = ext.height ? ext.height : 1;

@@ -470,6 +470,10 @@ static void test_gather_and_errors(uint32_t *seed)
     cudaArray_t a2;
     expect_eq("3-channel array", 0, cudaMallocArray(&a2, &bad, 4, 4),
               cudaErrorInvalidChannelDescriptor);
+    cudaChannelFormatDesc fcd = cudaCreateChannelDesc<float>();
+    expect_eq("cube-map array", 0,
+              cudaMalloc3DArray(&a2, &fcd, make_cudaExtent(4, 4, 6), cudaArrayCubemap),
+              cudaErrorNotSupported);
     cudaSurfaceObject_t s;
     expect_eq("surface over a non-surface array", 0, cudaCreateSurfaceObject(&s, &rd),
               cudaErrorInvalidValue);
