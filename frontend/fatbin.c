@@ -262,6 +262,15 @@ int fatbin_parse_wrapper(const void *wrapper, struct fatbin *out, struct ps_err 
     return fatbin_parse(fw->data, 0, out, err);
 }
 
+const void *const *fatbin_wrapper_prelinked(const void *wrapper)
+{
+    const struct fatbinc_wrapper *fw = wrapper;
+
+    if (!fw || (uint32_t)fw->magic != FATBINC_MAGIC || fw->version != 2)
+        return NULL;
+    return (const void *const *)fw->filename_or_fatbins;
+}
+
 void fatbin_free(struct fatbin *fb)
 {
     if (!fb)

@@ -48,6 +48,13 @@ int fatbin_parse(const void *data, size_t len, struct fatbin *out, struct ps_err
  */
 int fatbin_parse_wrapper(const void *wrapper, struct fatbin *out, struct ps_err *err);
 
+/*
+ * The prelinked fatbins of a device-link wrapper (version 2, what an -rdc=true program's
+ * device-link stub registers): a NULL-terminated array of fatbin data pointers, one per
+ * translation unit, each with that unit's PTX. NULL for a plain (version 1) wrapper.
+ */
+const void *const *fatbin_wrapper_prelinked(const void *wrapper);
+
 void fatbin_free(struct fatbin *fb);
 
 /*

@@ -683,12 +683,37 @@ static int decl_one(struct parser *p, struct decl_attrs *d, struct isa_var *v, b
     return 0;
 }
 
+/*
+ * A variable declared .extern and also defined in this module (what linking several
+ * translation units' PTX gives, frontend/ptx_link.h): the definition, wherever it comes,
+ * is the variable, at the index the first declaration took. Returns 1 when v was merged.
+ */
+static int merge_extern_var(struct parser *p, struct isa_var *v, uint32_t sym)
+{
+    struct isa_var *old;
+
+    if (SYM_TAG(sym) != G_VAR)
+        return 0;
+    old = &p->m->vars[SYM_IDX(sym)];
+    if (old->space != v->space ||
+        (old->linkage != ISA_LINK_EXTERN && v->linkage != ISA_LINK_EXTERN))
+        return 0;
+    if (v->linkage != ISA_LINK_EXTERN) {
+        *old = *v; /* the definition replaces the declaration */
+        old->scope = ISA_NONE;
+    }
+    return 1;
+}
+
 static int add_module_var(struct parser *p, struct isa_var *v)
 {
     struct isa_module *m = p->m;
+    uint32_t sym = ps_strmap_get(p->gsyms, v->name, strlen(v->name));
     bool oom = false;
 
-    if (ps_strmap_get(p->gsyms, v->name, strlen(v->name)) != PS_STRMAP_NONE)
+    if (sym != PS_STRMAP_NONE && merge_extern_var(p, v, sym))
+        return 0;
+    if (sym != PS_STRMAP_NONE)
         return pp_fail(p, v->line, v->col, "redeclaration of '%s'", v->name);
     if (m->nvars >= SYM_MAX_INDEX ||
         isa_grow((void **)&m->vars, m->nvars, &m->cap_vars, sizeof(*v)) ||

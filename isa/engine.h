@@ -31,6 +31,9 @@ struct isa_device_config {
     uint32_t nsm;              /* reported by %nsmid; CTAs map to %smid round-robin */
     uint64_t heap_bytes;       /* device malloc heap */
     FILE *printf_out;          /* where device printf goes (default stdout) */
+    /* Non-NULL: a running launch stops (PS_ERUNAWAY) soon after *stop becomes non-zero (the
+     * runtimes point it at the flag their SIGINT/SIGTERM handler sets). */
+    const volatile int *stop;
 };
 
 /* Defaults: budget 0 (none), 64 KiB stack, 48 KiB shared, 1024 threads, 15 SMs, 8 MiB heap. */
@@ -78,6 +81,9 @@ struct isa_launch_desc {
     /* ... or a ready parameter buffer laid out as isa_kernel_param() says. */
     const void *param_buf;
     uint32_t param_bytes;
+    /* Thread instructions this launch may execute before it stops with PS_ERUNAWAY (0 = no cap):
+     * what is left of a run's -gpgpu_max_insn in functional mode. */
+    uint64_t thread_cap;
 };
 
 struct isa_launch_stats {

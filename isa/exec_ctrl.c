@@ -345,6 +345,26 @@ static int builtin_free(struct xctx *x, const struct isa_operand *args, uint32_t
     return 0;
 }
 
+/*
+ * The feature a call to a bodiless device-runtime function belongs to, or NULL: the device
+ * runtime (libcudadevrt) ends in system calls (__cuda_syscall_*) that only a GPU's driver
+ * answers, and with -rdc=false its entry points have no PTX at all.
+ */
+static const char *missing_feature(const char *name)
+{
+    static const char *const dp[] = {
+        "cudaLaunchDevice",          "cudaGetParameterBuffer", "cudaDeviceSynchronize",
+        "cudaStreamCreateWithFlags", "cudaGetDevice",          "cudaEvent",
+        "cudaStreamWaitEvent",       "__cuda_syscall",         "__cudaCDP"};
+
+    for (size_t i = 0; i < sizeof(dp) / sizeof(dp[0]); i++)
+        if (!strncmp(name, dp[i], strlen(dp[i])))
+            return "dynamic parallelism (the device runtime: kernels launching kernels)";
+    if (!strncmp(name, "cudaCG", 6))
+        return "cooperative groups grid synchronisation (cooperative launch)";
+    return NULL;
+}
+
 static int exec_builtin(struct xctx *x, const struct isa_fimage *ci, const struct isa_operand *rets,
                         const struct isa_operand *args, uint32_t mask)
 {
@@ -353,6 +373,9 @@ static int exec_builtin(struct xctx *x, const struct isa_fimage *ci, const struc
 
     if (!args)
         args = &none;
+    if (ci->builtin == ISA_BUILTIN_MISSING && missing_feature(ci->f->name))
+        return isa_fault(x->w, 0, PS_ENOTSUP, 0, "%s is not supported: call to '%s'",
+                         missing_feature(ci->f->name), ci->f->name);
     if (ci->builtin == ISA_BUILTIN_MISSING)
         return isa_fault(x->w, 0, PS_ENOTSUP, 0, "call to '%s', which has no body",
                          ci->f->name);

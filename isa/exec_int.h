@@ -57,6 +57,9 @@ int x_exec_mem(struct xctx *x);   /* ld ldu st atom red cvta isspacep prefetch *
 int x_exec_ctrl(struct xctx *x);  /* bra brx call ret exit trap brkpt */
 int x_exec_sync(struct xctx *x);  /* bar barrier membar fence vote match shfl activemask redux nanosleep */
 bool x_is_mem(enum isa_op op);
+/* tex tld4 txq suld sust sured suq on texture and surface objects (exec_tex.c). */
+int x_exec_tex(struct xctx *x);
+bool x_is_tex(enum isa_op op);
 bool x_is_ctrl(enum isa_op op);
 bool x_is_sync(enum isa_op op);
 

@@ -18,7 +18,7 @@ bool x_is_mem(enum isa_op op)
     case ISA_OP_APPLYPRIORITY: case ISA_OP_DISCARD: case ISA_OP_CREATEPOLICY:
         return true;
     default:
-        return false;
+        return x_is_tex(op);
     }
 }
 
@@ -80,10 +80,26 @@ static uint8_t instr_space(const struct xctx *x)
     return s;
 }
 
+/*
+ * Width mask of an effective address (PTX ISA, "Addresses as Operands"): the
+ * sum of base and offset is computed in the width of the address, so a 32-bit
+ * register base wraps modulo 2^32 in every state space (code that computes
+ * shared addresses as base - 68*tid + 4*tid and then reads [%r+68] relies on
+ * it), and so does every address of a `.address_size 32` module.
+ */
+static uint64_t address_mask(const struct xctx *x, const struct isa_operand *o)
+{
+    if (x->p->m->has_address_size && x->p->m->address_size == 32)
+        return UINT32_MAX;
+    if ((o->flags & ISA_OPF_ADDR_REG) && isa_type_size((enum isa_type)x->f->regs[o->a].type) <= 4)
+        return UINT32_MAX;
+    return UINT64_MAX;
+}
+
 /* Per-lane addresses of an address operand, in space *space. */
 static void addresses(struct xctx *x, const struct isa_operand *o, uint8_t *space, uint64_t *addr)
 {
-    uint64_t base = 0;
+    uint64_t base = 0, mask = address_mask(x, o);
     uint8_t sym_space;
 
     *space = instr_space(x);
@@ -91,7 +107,7 @@ static void addresses(struct xctx *x, const struct isa_operand *o, uint8_t *spac
         const uint64_t *r = x_reg(x, o->a);
 
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-            addr[l] = r[l] + (uint64_t)o->v.i;
+            addr[l] = (r[l] + (uint64_t)o->v.i) & mask;
         return;
     }
     if (o->flags & ISA_OPF_ADDR_SYM) {
@@ -102,7 +118,7 @@ static void addresses(struct xctx *x, const struct isa_operand *o, uint8_t *spac
             *space = sym_space; /* a call's .param arguments live in the caller's frame */
     }
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-        addr[l] = base + (uint64_t)o->v.i;
+        addr[l] = (base + (uint64_t)o->v.i) & mask;
 }
 
 static const char *space_word(uint8_t s)
@@ -480,7 +496,10 @@ int x_exec_mem(struct xctx *x)
     case ISA_OP_CREATEPOLICY: /* cache policies only steer caches we do not model here */
         x_write(x, &x->ops[0], x->exec, zero);
         return 0;
-    default: /* prefetch, prefetchu, applypriority, discard: hints without results */
+    default:
+        if (x_is_tex((enum isa_op)x->in->op))
+            return x_exec_tex(x);
+        /* prefetch, prefetchu, applypriority, discard: hints without results */
         return 0;
     }
 }

@@ -314,10 +314,24 @@ static int deadlock(struct isa_cta *c)
  */
 #define SLICE 1024
 
+/* PS_ERUNAWAY when the launch must stop: the thread-instruction cap, or a stop request. */
+static int stop_check(struct isa_launch *L, uint64_t thread_cap, const volatile int *stop)
+{
+    if (thread_cap && L->thread_insts >= thread_cap)
+        return ps_err_set(L->err, PS_ERUNAWAY,
+                          "stopped at the instruction cap (-gpgpu_max_insn): %llu thread "
+                          "instructions in this launch",
+                          (unsigned long long)L->thread_insts);
+    if (stop && *stop)
+        return ps_err_set(L->err, PS_ERUNAWAY, "stopped by signal %d", *stop);
+    return 0;
+}
+
 /* Runs one CTA to completion, warps round robin. */
-static int run_cta(struct isa_cta *c, uint64_t budget)
+static int run_cta(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
 {
     struct isa_launch *L = c->L;
+    const volatile int *stop = L->p->dev->cfg.stop;
 
     for (;;) {
         bool progress = false, all_done = true;
@@ -336,6 +350,8 @@ static int run_cta(struct isa_cta *c, uint64_t budget)
                                      (unsigned long long)budget);
             }
             all_done &= w->state == ISA_WARP_DONE;
+            if ((rc = stop_check(L, thread_cap, stop)))
+                return rc;
         }
         if (all_done)
             return 0;
@@ -363,7 +379,7 @@ int isa_launch_run(struct isa_program *p, const struct isa_launch_desc *ld,
         if (rc)
             ps_err_set(err, rc, "out of memory creating a CTA");
         else
-            rc = run_cta(&c, p->dev->cfg.insn_budget);
+            rc = run_cta(&c, p->dev->cfg.insn_budget, ld->thread_cap);
         isa_cta_fini(&c);
         if (stats)
             stats->ctas++;

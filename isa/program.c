@@ -8,6 +8,7 @@
 
 #include "isa/devmem.h"
 #include "isa/exec_int.h"
+#include "isa/texture.h"
 
 void isa_device_config_default(struct isa_device_config *cfg)
 {
@@ -42,6 +43,7 @@ void isa_device_destroy(struct isa_device *d)
     if (!d)
         return;
     isa_devmem_destroy(d->mem);
+    isa_texobj_free_all(d);
     free(d);
 }
 

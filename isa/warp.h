@@ -57,9 +57,13 @@ struct isa_kimage {
     bool ready;
 };
 
+struct isa_texobj;
+
 struct isa_device {
     struct isa_device_config cfg;
     struct isa_devmem *mem;
+    struct isa_texobj *tex; /* texture and surface objects; handle = index + 1 (texture.c) */
+    uint32_t ntex, captex;
     uint64_t heap_used;
     uint64_t launches;
 };

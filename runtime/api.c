@@ -9,6 +9,7 @@
 #include "isa/engine.h"
 #include "isa/module.h"
 #include "isa/resources.h"
+#include "isa/texture.h"
 #include "timing/gpu.h"
 
 struct ptxsim_device {
@@ -17,6 +18,7 @@ struct ptxsim_device {
     struct ps_err last;
     struct ps_err fault; /* sticky */
     uint64_t warp_insts, thread_insts;
+    uint64_t max_thread_insts; /* functional-mode -gpgpu_max_insn; 0 = none */
 };
 
 struct ptxsim_module {
@@ -59,6 +61,8 @@ int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **
     c.nsm = o->nsm;
     c.heap_bytes = o->heap_bytes;
     c.printf_out = o->printf_out;
+    c.stop = o->stop;
+    d->max_thread_insts = o->max_thread_insts;
     d->dev = isa_device_create(&c);
     if (!d->dev) {
         free(d);
@@ -223,6 +227,27 @@ int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr)
     return 0;
 }
 
+int ptxsim_texobj_create(struct ptxsim_device *d, const struct isa_texobj *t, uint64_t *handle)
+{
+    int rc = isa_texobj_create(d->dev, t, handle);
+
+    return rc ? ps_err_set(&d->last, rc, "cannot create the texture or surface object") : 0;
+}
+
+int ptxsim_texobj_destroy(struct ptxsim_device *d, uint64_t handle)
+{
+    if (isa_texobj_destroy(d->dev, handle))
+        return ps_err_set(&d->last, PS_EINVAL, "0x%llx is not a live texture or surface object",
+                          (unsigned long long)handle);
+    return 0;
+}
+
+const struct isa_texobj *ptxsim_texobj_get(const struct ptxsim_device *d, uint64_t handle,
+                                           bool surface)
+{
+    return isa_texobj_get(d->dev, handle, surface);
+}
+
 int ptxsim_free(struct ptxsim_device *d, uint64_t addr)
 {
     if (!addr)
@@ -311,6 +336,12 @@ int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 
         st.warp_insts = tm_gpu_last(d->gpu)->c.warp_insts;
         st.thread_insts = tm_gpu_last(d->gpu)->c.thread_insts;
     } else {
+        if (d->max_thread_insts && d->thread_insts >= d->max_thread_insts)
+            return ps_err_set(&d->last, PS_ERUNAWAY,
+                              "stopped at the instruction cap (-gpgpu_max_insn %llu): no "
+                              "instructions left for this launch",
+                              (unsigned long long)d->max_thread_insts);
+        ld.thread_cap = d->max_thread_insts ? d->max_thread_insts - d->thread_insts : 0;
         rc = isa_launch_run(m->prog, &ld, &st, &d->last);
     }
     d->warp_insts += st.warp_insts;

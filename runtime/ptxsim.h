@@ -13,6 +13,7 @@
 #ifndef PTXSIM_RUNTIME_PTXSIM_H
 #define PTXSIM_RUNTIME_PTXSIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 
 struct ptxsim_device;
 struct ptxsim_module;
+struct isa_texobj;
 
 struct ptxsim_options {
     uint64_t insn_budget;      /* warp instructions per launch; 0 = unlimited */
@@ -34,6 +36,11 @@ struct ptxsim_options {
     uint32_t nsm;
     uint64_t heap_bytes;       /* device malloc heap */
     FILE *printf_out;          /* device printf output (default stdout) */
+    /* Thread instructions over the device's life before launches stop with PS_ERUNAWAY (0 = no
+     * cap); in functional mode (the timing model applies -gpgpu_max_insn itself). */
+    uint64_t max_thread_insts;
+    /* Non-NULL: a running launch stops (PS_ERUNAWAY) soon after *stop becomes non-zero. */
+    const volatile int *stop;
     /* Non-NULL: launches run in the timing model with this configuration (copied). */
     const struct ps_config *timing;
     struct ps_err *timing_err; /* where a configuration error is reported (may be NULL) */
@@ -98,6 +105,15 @@ int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
  * stays the caller's; unmap it with ptxsim_free before releasing it.
  */
 int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size);
+/*
+ * Texture and surface objects (isa/texture.h): registers t, whose resource the caller placed
+ * in device memory; *handle is what kernels receive. Destroy returns PS_EINVAL for a handle
+ * that names no live object; get returns NULL then.
+ */
+int ptxsim_texobj_create(struct ptxsim_device *d, const struct isa_texobj *t, uint64_t *handle);
+int ptxsim_texobj_destroy(struct ptxsim_device *d, uint64_t handle);
+const struct isa_texobj *ptxsim_texobj_get(const struct ptxsim_device *d, uint64_t handle,
+                                           bool surface);
 /* Kind of the allocation containing addr: 0 none, else enum isa_alloc_kind + 1. */
 int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size);
 

@@ -116,7 +116,8 @@ static bool timing_total(const struct ptxsim_kstat *ks, size_t n, struct tm_stat
 }
 
 void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns, uint64_t copy_bytes,
-                         const struct ps_config *cfg, const char *path, const char *who)
+                         const struct ps_config *cfg, const char *path, const char *truncated,
+                         const char *who)
 {
     FILE *fp;
     struct tm_stats total;
@@ -133,6 +134,11 @@ void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns, 
         return;
     }
     fprintf(fp, "{\n");
+    if (truncated) {
+        fprintf(fp, "  \"truncated\": true,\n  \"truncated_reason\": ");
+        put_string(fp, truncated);
+        fprintf(fp, ",\n");
+    }
     put_total(fp, k, n, sim_ns, copy_bytes);
     fprintf(fp, "  \"kernels\": [\n");
     for (size_t i = 0; i < n; i++)

@@ -27,10 +27,12 @@ struct ptxsim_kstat {
  * Reports launches k[0..n): the text report on stderr when some ran in the
  * timing model and cfg says so (-ptxsim_print_stats), and the JSON file at
  * path (NULL: none). sim_ns is the simulated time, copy_bytes the bytes the
- * program copied; `who` prefixes error messages ("ptxsim").
+ * program copied; truncated, when not NULL, says why the run stopped early (a cap,
+ * a signal): the JSON then has "truncated": true and "truncated_reason". `who`
+ * prefixes error messages ("ptxsim").
  */
 void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns,
                          uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
-                         const char *who);
+                         const char *truncated, const char *who);
 
 #endif

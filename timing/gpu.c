@@ -333,6 +333,7 @@ static void gather(const struct tm_gpu *g, struct tm_counters *c)
         add_cache(&c->l1d, tm_sm_l1d(g->sm[i]));
         add_cache(&c->l1i, tm_sm_l1i(g->sm[i]));
         add_cache(&c->l1c, tm_sm_l1c(g->sm[i]));
+        add_cache(&c->l1t, tm_sm_l1t(g->sm[i]));
     }
     c->sm.lat_max = lat_max; /* the maximum is not a sum */
     if (g->ms)
@@ -541,6 +542,9 @@ static int watchdog(struct tm_gpu *g, struct run *r)
     if (p->max_cycle && g->core_now >= p->max_cycle)
         return ps_err_set(r->L->err, PS_ERUNAWAY, "stopped at -gpgpu_max_cycle %llu cycles",
                           (unsigned long long)p->max_cycle);
+    if (g->dev && isa_device_config(g->dev)->stop && *isa_device_config(g->dev)->stop)
+        return ps_err_set(r->L->err, PS_ERUNAWAY, "stopped by signal %d",
+                          *isa_device_config(g->dev)->stop);
     if (g->dev && isa_device_config(g->dev)->insn_budget &&
         r->L->warp_insts > isa_device_config(g->dev)->insn_budget) {
         for (uint32_t i = 0; i < p->nsm; i++) {

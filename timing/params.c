@@ -142,6 +142,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     if ((rc = cache("gpgpu_cache:dl1", c->gpgpu_cache_dl1, &p->l1d, err)) ||
         (rc = cache("gpgpu_cache:il1", c->gpgpu_cache_il1, &p->l1i, err)) ||
         (rc = cache("gpgpu_const_cache:l1", c->gpgpu_const_cache_l1, &p->l1c, err)) ||
+        (rc = cache("gpgpu_tex_cache:l1", c->gpgpu_tex_cache_l1, &p->l1t, err)) ||
         (rc = cache("gpgpu_cache:dl2", c->gpgpu_cache_dl2, &p->l2, err)))
         return rc;
     p->nmem = clamp_u32(c->gpgpu_n_mem, 1);

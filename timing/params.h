@@ -38,7 +38,7 @@ struct tm_params {
     bool shmem_atomic_serialize; /* same-word shared atomics serialise (hardware) */
     bool skip_l1d, flush_l1;
     bool perf_sim_memcpy; /* host copies update the L2's tags */
-    struct mem_cache_geom l1d, l1i, l1c, l2;
+    struct mem_cache_geom l1d, l1i, l1c, l1t, l2;
     /* Memory partitions. */
     uint32_t nmem, nsub;
     uint32_t rop_latency, dram_latency;

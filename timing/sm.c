@@ -103,7 +103,7 @@ struct tm_sm {
     uint32_t nviews_per_sched;
     uint64_t unit_free[TM_UNIT_COUNT][8];
     uint32_t nunits[TM_UNIT_COUNT];
-    struct mem_cache *l1d, *l1i, *l1c;
+    struct mem_cache *l1d, *l1i, *l1c, *l1t; /* l1t: the texture cache (tex, tld4) */
     /*
      * LD/ST path: the requests of the memory instructions between issue and
      * the L1, in issue order. A request reaches the L1 no earlier than
@@ -302,7 +302,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->l1i = s->l1d ? mem_cache_create(&p->l1i, name, NULL, "", id, err) : NULL;
     snprintf(name, sizeof(name), "L1C[%u]", id);
     s->l1c = s->l1i ? mem_cache_create(&p->l1c, name, NULL, "", id, err) : NULL;
-    if (!s->l1c)
+    snprintf(name, sizeof(name), "L1T[%u]", id);
+    s->l1t = s->l1c ? mem_cache_create(&p->l1t, name, NULL, "", id, err) : NULL;
+    if (!s->l1t)
         goto fail;
     if (env->ws->on_mem)
         mem_cache_set_observer(s->l1d, l1d_observe, s);
@@ -337,6 +339,7 @@ void tm_sm_destroy(struct tm_sm *s)
     mem_cache_destroy(s->l1d);
     mem_cache_destroy(s->l1i);
     mem_cache_destroy(s->l1c);
+    mem_cache_destroy(s->l1t);
     free(s->wp);
     free(s->ctas);
     free(s->sched);
@@ -367,8 +370,10 @@ void tm_sm_kernel_end(struct tm_sm *s)
         if (s->env.l1d_trace)
             l1d_trace(s, NULL, TM_L1D_TRACE_FLUSH);
     }
-    /* Instructions of the next kernel live at other addresses; constants may change. */
+    /* Instructions of the next kernel live at other addresses; constants and textures may
+     * change. */
     mem_cache_invalidate(s->l1c);
+    mem_cache_invalidate(s->l1t);
     s->L = NULL;
     s->it = NULL;
 }
@@ -620,7 +625,10 @@ static bool take_replies(struct tm_sm *s)
     bool any = false;
 
     while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
-        struct mem_cache *c = r.space == MEM_INST ? s->l1i : r.space == MEM_CONST ? s->l1c : s->l1d;
+        struct mem_cache *c = r.space == MEM_INST    ? s->l1i
+                              : r.space == MEM_CONST ? s->l1c
+                              : r.space == MEM_TEX   ? s->l1t
+                                                     : s->l1d;
 
         if (r.type == MEM_WRITE) {
             store_done(s, r.warp);
@@ -640,6 +648,8 @@ static bool take_replies(struct tm_sm *s)
         fetch_done(s, &r), any = true;
     while (mem_cache_pop_ready(s->l1c, &r))
         complete(s, r.uid), any = true;
+    while (mem_cache_pop_ready(s->l1t, &r))
+        complete(s, r.uid), any = true;
     while (mem_cache_pop_ready(s->l1d, &r))
         complete(s, r.uid), any = true;
     while (s->hits_n && s->hits[s->hits_head].at <= s->now) {
@@ -653,13 +663,13 @@ static bool take_replies(struct tm_sm *s)
     return any;
 }
 
-/* One L1 miss per cycle onto the interconnect: I-cache, constant cache, data cache in turn. */
+/* One L1 miss per cycle onto the interconnect: I-, constant, texture and data cache in turn. */
 static bool send_miss(struct tm_sm *s)
 {
-    struct mem_cache *cs[3] = {s->l1i, s->l1c, s->l1d};
+    struct mem_cache *cs[4] = {s->l1i, s->l1c, s->l1t, s->l1d};
 
-    for (uint32_t k = 0; k < 3; k++) {
-        struct mem_cache *c = cs[(s->send_rr + k) % 3];
+    for (uint32_t k = 0; k < 4; k++) {
+        struct mem_cache *c = cs[(s->send_rr + k) % 4];
         const struct mem_req *m = mem_cache_peek_miss(c);
         struct mem_req r;
 
@@ -669,7 +679,7 @@ static bool send_miss(struct tm_sm *s)
         r.t_issue = s->now;
         r.sm = (uint16_t)s->id;
         mem_system_send(s->env.ms, s->id, &r);
-        s->send_rr = (s->send_rr + k + 1) % 3;
+        s->send_rr = (s->send_rr + k + 1) % 4;
         return true;
     }
     return false;
@@ -739,6 +749,12 @@ static bool rq_room(const struct tm_sm *s, uint32_t slot)
     return q->ninstr < s->rq_depth && q->cap - q->n >= LDST_QMAX;
 }
 
+/* The L1 a queued request goes to: constant, texture or data cache. */
+static struct mem_cache *l1_of(const struct tm_sm *s, const struct mem_req *r)
+{
+    return r->space == MEM_CONST ? s->l1c : r->space == MEM_TEX ? s->l1t : s->l1d;
+}
+
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
 static bool ldst_cycle(struct tm_sm *s)
 {
@@ -748,7 +764,7 @@ static bool ldst_cycle(struct tm_sm *s)
         return s->rq_total ? rq_cycle(s) : false;
     if (s->ldq_at[s->ldq_head] > s->now)
         return false;
-    if (!l1_hand(s, r->space == MEM_CONST ? s->l1c : s->l1d, r))
+    if (!l1_hand(s, l1_of(s, r), r))
         return true;
     s->ldq_insts -= s->ldq_last[s->ldq_head];
     s->ldq_head = (s->ldq_head + 1) % LDQ_CAP;
@@ -937,7 +953,7 @@ static void queue_reqs(struct tm_sm *s, const struct mem_req *reqs, uint32_t n)
 {
     uint64_t at = s->now + s->prm->oc_latency;
 
-    if (s->nrq && reqs[0].space != MEM_CONST && n) {
+    if (s->nrq && reqs[0].space != MEM_CONST && reqs[0].space != MEM_TEX && n) {
         struct rqueue *q = &s->rq[reqs[0].warp % s->nrq];
 
         for (uint32_t i = 0; i < n && q->n < q->cap; i++) {
@@ -1019,6 +1035,10 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         nconst = mem_coalesce(addr, mask[LS_CONST] | mask[LS_PARAM], info->size, p->l1c.line_bytes,
                               &tmpl, reqs);
         n = nconst;
+    } else if (in->op == ISA_OP_TEX || in->op == ISA_OP_TLD4) {
+        /* Texture fetches go through the texture cache (-gpgpu_tex_cache:l1). */
+        tmpl.space = MEM_TEX;
+        n = mem_coalesce(addr, mask[LS_GLOBAL], info->size, p->l1t.line_bytes, &tmpl, reqs);
     } else if (mask[LS_GLOBAL] | mask[LS_LOCAL]) {
         uint32_t line = atomic || p->skip_l1d || in->cache == ISA_CACHE_CG ? MEM_SECTOR_BYTES
                                                                            : p->l1d.line_bytes;
@@ -1412,7 +1432,7 @@ static uint64_t wake_time(struct tm_sm *s)
         wake = s->crit_next;
 
     if (s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
-        mem_cache_peek_miss(s->l1d))
+        mem_cache_peek_miss(s->l1t) || mem_cache_peek_miss(s->l1d))
         return now + 1;
     if (s->ldq_n) {
         if (s->ldq_at[s->ldq_head] <= now + 1)
@@ -1536,7 +1556,7 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 bool tm_sm_idle(const struct tm_sm *s)
 {
     return !s->nctas && !s->ldq_n && !s->rq_total && !s->hits_n && !mem_cache_busy(s->l1d) &&
-           !mem_cache_busy(s->l1i) && !mem_cache_busy(s->l1c);
+           !mem_cache_busy(s->l1i) && !mem_cache_busy(s->l1c) && !mem_cache_busy(s->l1t);
 }
 
 uint64_t tm_sm_issued(const struct tm_sm *s)
@@ -1590,4 +1610,9 @@ const struct mem_cache *tm_sm_l1i(const struct tm_sm *s)
 const struct mem_cache *tm_sm_l1c(const struct tm_sm *s)
 {
     return s->l1c;
+}
+
+const struct mem_cache *tm_sm_l1t(const struct tm_sm *s)
+{
+    return s->l1t;
 }

@@ -93,5 +93,6 @@ int tm_sm_dump_sched(const struct tm_sm *s, FILE *out, struct ps_err *err);
 const struct mem_cache *tm_sm_l1d(const struct tm_sm *s);
 const struct mem_cache *tm_sm_l1i(const struct tm_sm *s);
 const struct mem_cache *tm_sm_l1c(const struct tm_sm *s);
+const struct mem_cache *tm_sm_l1t(const struct tm_sm *s);
 
 #endif

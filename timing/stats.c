@@ -109,6 +109,7 @@ void tm_stats_print_text(const struct tm_stats *s, FILE *out)
                 (unsigned long long)c->l1d.pol[i]);
     text_cache(out, "L1I", &c->l1i);
     text_cache(out, "L1C", &c->l1c);
+    text_cache(out, "L1T", &c->l1t);
     text_cache(out, "L2", &c->mem.l2);
     fprintf(out, "L2_mpki = %.3f\n", d.l2_mpki);
     fprintf(out, "dram_reads = %llu\ndram_writes = %llu\n", (unsigned long long)c->mem.dram.reads,
@@ -209,6 +210,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
     json_policy(out, s);
     json_cache(out, "l1i", &c->l1i, false);
     json_cache(out, "l1c", &c->l1c, false);
+    json_cache(out, "l1t", &c->l1t, false);
     fprintf(out, "\n%*s ", indent, "");
     json_cache(out, "l2", &c->mem.l2, false);
     fprintf(out, "\"l2_mpki\": %.6f,\n", d.l2_mpki);

@@ -18,7 +18,7 @@ struct tm_counters {
     uint64_t cycles;       /* core cycles */
     uint64_t warp_insts, thread_insts, ctas, kernels;
     struct tm_sm_counters sm;     /* summed over SMs */
-    struct mem_cache_stats l1d, l1i, l1c;
+    struct mem_cache_stats l1d, l1i, l1c, l1t;
     struct mem_system_stats mem;
     uint64_t dram_cycles;
 };

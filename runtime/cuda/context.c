@@ -66,6 +66,8 @@ static cudaError_t read_env(struct rt_ctx *c)
     if (c->timing) {
         c->opts.timing = &c->cfg;
         c->opts.timing_err = &c->cfg_err;
+    } else if (c->cfg.gpgpu_max_insn > 0) {
+        c->opts.max_thread_insts = (uint64_t)c->cfg.gpgpu_max_insn; /* the timing model's own */
     }
     if (budget && *budget) {
         errno = 0;
@@ -73,6 +75,7 @@ static cudaError_t read_env(struct rt_ctx *c)
         if (errno || *end || *budget == '-')
             return env_fail("PTXSIM_BUDGET", budget, "not a number of warp instructions");
     }
+    c->opts.stop = rt_stop_install(c);
     if (stats && *stats && !(c->stats_path = strdup(stats)))
         return cudaErrorMemoryAllocation;
     return cudaSuccess;
@@ -140,6 +143,8 @@ cudaError_t rt_device_recreate(struct rt_ctx *c)
 
     rt_fatbin_unload_all(c);
     rt_host_release_all(c, true);
+    rt_arrays_release(c); /* their memory and the objects over them go with the device */
+    rt_texobjs_release(c);
     ptxsim_device_destroy(c->dev);
     c->dev = NULL;
     c->dev_used = false;
@@ -159,12 +164,16 @@ cudaError_t rt_device_recreate(struct rt_ctx *c)
 
 void rt_warn_unsupported(struct rt_ctx *c, const char *name)
 {
+    const char *feature;
     char **nw;
 
     for (size_t i = 0; i < c->nwarned; i++)
         if (!strcmp(c->warned[i], name))
             return;
-    fprintf(stderr, "ptxsim: %s is not supported\n", name);
+    feature = rt_feature_of(name);
+    fprintf(stderr, "ptxsim: %s is not supported%s%s%s: it returns cudaErrorNotSupported and the "
+                    "program goes on\n",
+            name, feature ? " (" : "", feature ? feature : "", feature ? ")" : "");
     nw = realloc(c->warned, (c->nwarned + 1) * sizeof(*nw));
     if (!nw)
         return;
@@ -219,6 +228,8 @@ __attribute__((destructor)) static void ctx_fini(void)
     rt_registry_free(c);
     rt_host_release_all(c, false);
     rt_streams_release(c);
+    rt_arrays_release(c);
+    rt_texobjs_release(c);
     ptxsim_device_destroy(c->dev);
     c->dev = NULL;
     free_warned(c);

@@ -65,8 +65,8 @@ static cudaError_t copy(struct rt_ctx *c, void *dst, const void *src, size_t n, 
     return cudaSuccess;
 }
 
-static cudaError_t copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
-                           size_t spitch, size_t width, size_t height, int kind)
+cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
+                       size_t spitch, size_t width, size_t height, int kind)
 {
     cudaError_t e = cudaSuccess;
 
@@ -143,7 +143,7 @@ RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
     cudaError_t e = enter(&c, 0, false);
 
     if (!e)
-        e = copy_2d(c, dst, dpitch, src, spitch, width, height, kind);
+        e = rt_copy_2d(c, dst, dpitch, src, spitch, width, height, kind);
     return rt_unlock(c, e);
 }
 RT_ALIAS(cudaMemcpy2D, cudaMemcpy2D_ptds);
@@ -156,7 +156,7 @@ RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
     cudaError_t e = enter(&c, stream, true);
 
     if (!e)
-        e = copy_2d(c, dst, dpitch, src, spitch, width, height, kind);
+        e = rt_copy_2d(c, dst, dpitch, src, spitch, width, height, kind);
     return rt_unlock(c, e);
 }
 RT_ALIAS(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz);

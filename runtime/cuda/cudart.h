@@ -82,6 +82,10 @@ struct rt_fatbin {
     char name[64];       /* module name in diagnostics */
     void *managed_host;  /* host copies of its managed variables (NULL when it has none) */
     bool managed_init;   /* the host copies got the variables' initial values */
+    /* -rdc=true (rdc.c): the translation units' fatbins and their PTX entries, linked on load. */
+    struct fatbin *units;
+    int *unit_ptx;
+    uint32_t nunits;
 };
 
 enum rt_host_kind { RT_HOST_PINNED, RT_HOST_MANAGED, RT_HOST_REGISTERED, RT_HOST_VARS };
@@ -101,6 +105,25 @@ struct rt_stream {
     unsigned flags;
     int priority;
     unsigned long long id;
+};
+
+/* A CUDA array: texels in device memory, rows of width * elem bytes, slices of height rows. */
+struct rt_array {
+    struct rt_array *next;
+    uint64_t addr;
+    struct cudaChannelFormatDesc desc;
+    size_t width, height, depth; /* as given: 0 for the dimensions the array lacks */
+    unsigned flags;
+    size_t elem, pitch, slice;   /* bytes per texel, row and 2D slice (or layer) */
+};
+
+/* What the program gave when it created a texture or surface object (for the getters). */
+struct rt_texobj {
+    struct rt_texobj *next;
+    unsigned long long handle;
+    bool surface;
+    struct cudaResourceDesc res;
+    struct cudaTextureDesc tex;
 };
 
 struct rt_event {
@@ -132,6 +155,8 @@ struct rt_ctx {
     struct rt_stream *streams;
     unsigned long long next_stream_id;
     struct rt_event *events;
+    struct rt_array *arrays;
+    struct rt_texobj *texobjs;
     size_t limit_stack, limit_heap, limit_printf;
     enum cudaFuncCache cache_config;
     unsigned device_flags;
@@ -143,6 +168,7 @@ struct rt_ctx {
     size_t nkstats, cap_kstats;
     uint64_t copy_bytes;
     char *stats_path;
+    char truncated[PS_ERR_MSG_MAX]; /* why the run stopped early (a cap, a signal); "" = it did not */
 };
 
 /* Per host thread state (CUDA keeps these per thread). */
@@ -175,6 +201,14 @@ void rt_set_last(cudaError_t e);
 cudaError_t rt_device_recreate(struct rt_ctx *c);
 /* Prints "ptxsim: NAME is not supported" once per name. */
 void rt_warn_unsupported(struct rt_ctx *c, const char *name);
+/* A 2D copy of height rows of width bytes (cudaMemcpy2D's rules; copy.c). */
+cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
+                       size_t spitch, size_t width, size_t height, int kind);
+/* CUDA arrays (array.c): the array behind a cudaArray_t, or NULL when it is not one. */
+struct rt_array *rt_array_find(struct rt_ctx *c, const void *a);
+void rt_arrays_release(struct rt_ctx *c);
+/* Texture and surface objects (texture.c): forgets the objects of a device being destroyed. */
+void rt_texobjs_release(struct rt_ctx *c);
 /* Advances the simulated clock by a copy or set of n bytes. */
 void rt_account_copy(struct rt_ctx *c, size_t n);
 
@@ -223,5 +257,17 @@ void rt_streams_release(struct rt_ctx *c);
 cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks);
 /* Writes the PTXSIM_STATS JSON file; called once at exit. */
 void rt_stats_write(struct rt_ctx *c);
+
+/* Relocatable device code (rdc.c): parses the units of a device-link wrapper's prelinked list. */
+cudaError_t rt_rdc_parse(struct rt_fatbin *fb, const void *const *prelinked, struct ps_err *err);
+unsigned rt_rdc_sm(const struct rt_fatbin *fb);
+/* Links the units' PTX into fb->ptx / fb->ptx_len; a PS_E* code with err filled on failure. */
+int rt_rdc_link(struct rt_fatbin *fb, struct ps_err *err);
+void rt_rdc_free(struct rt_fatbin *fb);
+
+/* Honest stops (stop.c): SIGINT/SIGTERM handlers (runtime/stop.h); the engine's stop flag. */
+const volatile int *rt_stop_install(struct rt_ctx *c);
+/* Records why the run's statistics are incomplete (the first reason wins). */
+void rt_stop_truncated(struct rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

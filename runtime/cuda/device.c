@@ -511,7 +511,7 @@ RT_API cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
                : cudaErrorInvalidValue;
 }
 
-/* A pure constructor: textures are not supported, but building a descriptor is harmless. */
+/* A pure constructor (the channel format of arrays and texture objects, array.c, texture.c). */
 RT_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                           enum cudaChannelFormatKind f)
 {

@@ -227,6 +227,15 @@ cudaError_t rt_take_fault(struct rt_ctx *c, int code)
 {
     const struct ps_err *err = ptxsim_last_error_info(c->dev);
 
+    if (code == PS_ERUNAWAY && err->code == code) {
+        /* A cap (or a stop signal) ended the launch: a timeout, as when a GPU's watchdog
+         * kills a kernel, and the statistics are those of a truncated run. */
+        rt_stop_truncated(c, "%s", err->msg);
+        c->sticky = cudaErrorLaunchTimeout;
+        fprintf(stderr, "ptxsim: ");
+        ps_err_print(err, stderr);
+        return c->sticky;
+    }
     if (!err->has_fault || err->code != code) {
         fprintf(stderr, "ptxsim: launch failed: %s\n", err->msg);
         return api_error(code);

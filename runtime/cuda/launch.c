@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/stop.h"
 
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                             struct CUstream_st *stream);
@@ -121,6 +122,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
         return e;
     fflush(stdout);
     t0 = seconds();
+    ptxsim_stop_before_launch();
     rc = ptxsim_launch(k->fb->mod, k->name, pg, pb, (uint32_t)shmem, (void *const *)args);
     t0 = seconds() - t0;
     fflush(stdout);
@@ -136,6 +138,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
     if (!e)
         e = e2;
     e2 = account(c, k, g, b, warp0, thread0, t0);
+    ptxsim_stop_after_launch(); /* a signal during the launch: statistics, then the signal */
     return e ? e : e2;
 }
 
@@ -207,13 +210,41 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
 }
 RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
 
-/* Launch attributes (cooperative, clusters, priorities, ...) are ignored. */
+/*
+ * The feature a launch attribute asks for that ptxsim refuses (a cooperative launch, clusters
+ * of more than one CTA), or NULL. Other attributes (priorities, access policies, ...) change
+ * no results and are ignored.
+ */
+static const char *refused_attr(const cudaLaunchConfig_t *config)
+{
+    for (unsigned i = 0; config->attrs && i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+
+        if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
+            return "cooperative launch (grid-wide synchronisation)";
+        if (a->id == cudaLaunchAttributeClusterDimension &&
+            (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+            return "thread-block clusters";
+    }
+    return NULL;
+}
+
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                        void **args)
 {
+    const char *refused;
+
     if (!config) {
         rt_set_last(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
+    }
+    if ((refused = refused_attr(config))) {
+        fprintf(stderr,
+                "ptxsim: cudaLaunchKernelExC: %s is not supported: the launch returns "
+                "cudaErrorNotSupported and the program goes on\n",
+                refused);
+        rt_set_last(cudaErrorNotSupported);
+        return cudaErrorNotSupported;
     }
     return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                   config->stream);

@@ -75,12 +75,14 @@ void **__cudaRegisterFatBinary(void *fatCubin)
     fb->ptx_index = -1;
     if (fatbin_parse_wrapper(fatCubin, &fb->fb, &err)) {
         fb->parse_err = cudaErrorInvalidKernelImage;
+    } else if (fatbin_wrapper_prelinked(fatCubin) && fatbin_wrapper_prelinked(fatCubin)[0]) {
+        fb->parse_err = rt_rdc_parse(fb, fatbin_wrapper_prelinked(fatCubin), &err);
+        sm = fb->parse_err ? 0 : rt_rdc_sm(fb);
     } else if ((fb->ptx_index = fatbin_pick_ptx(&fb->fb, 0)) < 0) {
         fb->parse_err = cudaErrorNoKernelImageForDevice;
         ps_err_set(&err, PS_ENOTFOUND,
                    "the fatbin holds no PTX, only cubins: build with "
-                   "-arch=sm_XX or -gencode ...,code=compute_XX to embed PTX; separate "
-                   "compilation (-rdc=true) is not supported yet");
+                   "-arch=sm_XX or -gencode ...,code=compute_XX to embed PTX");
     } else {
         sm = fb->fb.entries[fb->ptx_index].sm;
     }
@@ -144,6 +146,7 @@ static void fatbin_destroy(struct rt_ctx *c, struct rt_fatbin *fb)
     if (fb->managed_host)
         rt_host_free(c, fb->managed_host, RT_HOST_VARS);
     fatbin_free(&fb->fb);
+    rt_rdc_free(fb);
     free(fb->ptx);
     free(fb);
 }
@@ -338,7 +341,11 @@ static void dump_ptx(const struct rt_fatbin *fb)
  */
 static void use_cubin_regs(struct rt_fatbin *fb)
 {
-    uint32_t want = fb->fb.entries[fb->ptx_index].sm, pick = 0;
+    uint32_t want, pick = 0;
+
+    if (fb->ptx_index < 0) /* -rdc programs: PTX linked from several units, no one cubin */
+        return;
+    want = fb->fb.entries[fb->ptx_index].sm;
 
     for (uint32_t i = 0; i < fb->fb.nentries; i++) {
         const struct fatbin_entry *e = &fb->fb.entries[i];
@@ -372,7 +379,13 @@ static cudaError_t load_ptx(struct rt_ctx *c, struct rt_fatbin *fb)
     int rc;
 
     ps_err_clear(&err);
-    if (!fb->ptx) {
+    if (!fb->ptx && fb->nunits) {
+        if ((rc = rt_rdc_link(fb, &err))) {
+            report(fb, &err);
+            return rc == PS_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidKernelImage;
+        }
+        dump_ptx(fb);
+    } else if (!fb->ptx) {
         rc = fatbin_entry_data(&fb->fb.entries[fb->ptx_index], &data, &fb->ptx_len, &err);
         if (rc) {
             report(fb, &err);
@@ -466,8 +479,11 @@ unsigned rt_target_sm(struct rt_ctx *c)
 {
     unsigned sm = 0;
 
-    for (struct rt_fatbin *fb = c->fatbins; fb; fb = fb->next)
+    for (struct rt_fatbin *fb = c->fatbins; fb; fb = fb->next) {
         if (fb->ptx_index >= 0 && fb->fb.entries[fb->ptx_index].sm > sm)
             sm = fb->fb.entries[fb->ptx_index].sm;
+        if (rt_rdc_sm(fb) > sm)
+            sm = rt_rdc_sm(fb);
+    }
     return sm ? sm : RT_DEFAULT_SM;
 }

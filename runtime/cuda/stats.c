@@ -26,5 +26,5 @@ cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks)
 void rt_stats_write(struct rt_ctx *c)
 {
     ptxsim_stats_report(c->kstats, c->nkstats, c->sim_ns, c->copy_bytes, &c->cfg, c->stats_path,
-                        "ptxsim");
+                        c->truncated[0] ? c->truncated : NULL, "ptxsim");
 }

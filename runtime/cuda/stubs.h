@@ -10,4 +10,7 @@
 /* Prints "ptxsim: NAME is not supported" once and returns cudaErrorNotSupported (as int). */
 int rt_unsupported(const char *name);
 
+/* The feature a refused entry point belongs to ("CUDA graphs", ...), or NULL (features.c). */
+const char *rt_feature_of(const char *name);
+
 #endif

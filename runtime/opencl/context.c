@@ -49,9 +49,12 @@ static cl_int device_new(cl_context c)
     o.insn_budget = e->budget;
     o.shared_per_cta = e->local_bytes;
     o.max_threads_per_cta = e->max_wg;
+    o.stop = e->stop;
     if (e->timing) {
         o.timing = &e->cfg;
         o.timing_err = &err;
+    } else if (e->cfg.gpgpu_max_insn > 0) {
+        o.max_thread_insts = (uint64_t)e->cfg.gpgpu_max_insn;
     }
     code = ptxsim_device_create(&o, &c->dev);
     if (!code)

@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "frontend/clc.h"
 #include "runtime/opencl/ocl.h"
+#include "runtime/stop.h"
 
 #define OCL_MAX_WG 1024u /* largest work-group size of any configuration (grid size check) */
 #define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
@@ -143,6 +144,7 @@ static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dy
     if (rc)
         return rc;
     wall = seconds();
+    ptxsim_stop_before_launch();
     code = ptxsim_launch(k->prog->mod, k->info.name, grid, block, dyn, argv);
     wall = seconds() - wall;
     if (code == 0) {
@@ -152,6 +154,8 @@ static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dy
     }
     e = ptxsim_last_error_info(c->dev);
     ocl_notify(c, "kernel %s failed: %s", k->info.name, e ? e->msg : "unknown error");
+    if (code == PS_ERUNAWAY && e)
+        ocl_stats_truncated(e->msg);
     ptxsim_clear_fault(c->dev);
     return CL_OUT_OF_RESOURCES;
 }
@@ -186,6 +190,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     pthread_mutex_lock(&q->ctx->lock);
     rc = run(k, &r, argv, dyn, &s0, &s1);
     pthread_mutex_unlock(&q->ctx->lock);
+    ptxsim_stop_after_launch(); /* a signal during the kernel: statistics, then the signal */
     if (rc == CL_INVALID_GLOBAL_OFFSET)
         return rc;
     /* Timing mode: QUEUED = SUBMIT = START, the simulated clock when the kernel began. */

@@ -167,6 +167,7 @@ struct ocl_env {
     struct ps_config cfg;
     uint64_t budget;      /* warp instructions per launch, 0 = unlimited */
     char *stats_path;     /* PTXSIM_STATS, or NULL */
+    const volatile int *stop; /* set by SIGINT/SIGTERM (runtime/stop.h); the engine polls it */
     char name[128];       /* CL_DEVICE_NAME */
     double core_mhz;      /* first field of gpgpu_clock_domains */
     uint32_t compute_units; /* gpgpu_n_clusters x gpgpu_n_cores_per_cluster */
@@ -189,6 +190,9 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
                         double wall_s);
 /* Bytes moved by a read, write, copy or fill command. */
 void ocl_stats_copy(uint64_t bytes);
+/* A cap (-gpgpu_max_cycle, -gpgpu_max_insn, PTXSIM_BUDGET) stopped a kernel: the report says
+ * the run is truncated, and why (the first reason wins). */
+void ocl_stats_truncated(const char *why);
 
 /* The dispatch table every object points at. */
 extern const cl_icd_dispatch ocl_dispatch;

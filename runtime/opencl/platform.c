@@ -16,6 +16,7 @@
 #include "memsys/cache.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
+#include "runtime/stop.h"
 
 #include <CL/cl_ext.h>
 
@@ -120,6 +121,8 @@ static bool env_read(struct ocl_env *e)
     return true;
 }
 
+static void write_truncated(const char *reason);
+
 static void env_init(void)
 {
     struct ocl_env *e = &g_env;
@@ -135,6 +138,8 @@ static void env_init(void)
         e->stats_path = NULL;
     }
     env_derive(e);
+    if (!e->bad)
+        e->stop = ptxsim_stop_install(write_truncated);
     g_env_ready = true;
 }
 
@@ -152,7 +157,8 @@ static struct {
     size_t n, cap;
     double sim_ns; /* simulated kernel time, all contexts */
     uint64_t copy_bytes;
-} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0};
+    char truncated[PS_ERR_MSG_MAX]; /* why a cap stopped a kernel; "" = none did */
+} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, ""};
 
 double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
                         const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
@@ -199,6 +205,29 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
     return ns;
 }
 
+/*
+ * SIGINT / SIGTERM (runtime/stop.h): the statistics so far, marked truncated with reason. It
+ * may run in a signal handler, so it takes no lock.
+ */
+static void write_truncated(const char *reason)
+{
+    struct ocl_env *e = &g_env;
+
+    if (!g_stats.truncated[0])
+        snprintf(g_stats.truncated, sizeof(g_stats.truncated), "%s", reason);
+    ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
+                        e->stats_path, g_stats.truncated, "ptxsim opencl");
+    e->stats_path = NULL; /* written */
+}
+
+void ocl_stats_truncated(const char *why)
+{
+    pthread_mutex_lock(&g_stats.lock);
+    if (!g_stats.truncated[0])
+        snprintf(g_stats.truncated, sizeof(g_stats.truncated), "%s", why);
+    pthread_mutex_unlock(&g_stats.lock);
+}
+
 void ocl_stats_copy(uint64_t bytes)
 {
     pthread_mutex_lock(&g_stats.lock);
@@ -220,7 +249,8 @@ __attribute__((destructor)) static void ocl_fini(void)
     pthread_mutex_lock(&g_stats.lock);
     if (!e->bad)
         ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
-                            e->stats_path, "ptxsim opencl");
+                            e->stats_path, g_stats.truncated[0] ? g_stats.truncated : NULL,
+                            "ptxsim opencl");
     for (size_t i = 0; i < g_stats.n; i++)
         free((char *)g_stats.k[i].name);
     free(g_stats.k);

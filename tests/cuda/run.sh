@@ -10,9 +10,8 @@
 # each nvcc --compress-mode, so every fatbin compression must load.
 #
 # Programs: each tests/cuda/*.cu is one program, except the multi-file ones
-# listed in `groups` below. rdc_link (-rdc=true) may report that separate
-# compilation is unsupported: it then prints "PASS rdc_link (unsupported:
-# <error>)" after checking that the failure came back as a CUDA error. The
+# listed in `groups` below (rdc_link and rdc_multi are built with -rdc=true,
+# so they run through the in-process PTX link of runtime/cuda/rdc.c). The
 # error_* programs provoke a CUDA error on purpose (a fault, a bad launch, an
 # assert, ...), check the code they get back, and print PASS when it is right.
 #
@@ -45,6 +44,8 @@ compress_modes="default none speed balance size"
 groups=(
     "multi_tu|multi_tu_a.cu multi_tu_b.cu|"
     "rdc_link|rdc_link_a.cu rdc_link_b.cu|-rdc=true"
+    "rdc_multi|rdc_multi_a.cu rdc_multi_b.cu rdc_multi_c.cu|-rdc=true -lineinfo"
+    "dynamic_parallelism|dynamic_parallelism.cu|-rdc=true"
     "per_thread_stream|per_thread_stream.cu|--default-stream per-thread"
 )
 

@@ -53,6 +53,23 @@ else
     bad "oob_write in bounds: $(cat "$tmp/oob2.out" "$tmp/oob2.err")"
 fi
 
+# ---- 32-bit address arithmetic wraps (hand-written PTX) -------------------------
+want_wrap="out: $(for i in $(seq 0 63); do printf '%s ' $((i * 3 + 1)); done | sed 's/ $//')"
+for k in shared_wrap global_wrap local_wrap; do
+    if "$PTXSIM" exec --grid 2 --block 64 "$here/addr32.ptx" "$k" 'out=u32[64]:zero' --print out \
+        >"$tmp/$k.out" 2>"$tmp/$k.err" && [ "$(cat "$tmp/$k.out")" = "$want_wrap" ]; then
+        ok "addr32 $k"
+    else
+        bad "addr32 $k: $(cat "$tmp/$k.out" "$tmp/$k.err")"
+    fi
+done
+if "$PTXSIM" exec --grid 1 --block 64 "$here/addr32_mod.ptx" addr32_module 'out=u32[64]:zero' \
+    --print out >"$tmp/a32m.out" 2>"$tmp/a32m.err" && [ "$(cat "$tmp/a32m.out")" = "$want_wrap" ]; then
+    ok "addr32 .address_size 32 module"
+else
+    bad "addr32 .address_size 32 module: $(cat "$tmp/a32m.out" "$tmp/a32m.err")"
+fi
+
 # ---- CUDA kernels --------------------------------------------------------------
 if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then
     echo "SKIP: NVCC is not set or not found; the CUDA kernels were not run"

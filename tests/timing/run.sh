@@ -28,7 +28,7 @@ here="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/timing"
 jobs="${TIMING_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 limit="${TIMING_TEST_TIMEOUT:-120}"
 nvcc_flags="-cudart shared -arch=sm_75 -O2"
-programs="alu memlat stream shmem_bank coalesce occupancy sched"
+programs="alu memlat stream shmem_bank coalesce occupancy sched texcache"
 
 if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then
     echo "SKIP: NVCC is not set or not found (NVCC='${NVCC:-}'); the timing tests need nvcc"
@@ -495,6 +495,20 @@ def determinism():
 
 
 guarded("11 determinism", determinism)
+
+
+# ---------------------------------------------------------------- 13. texture cache
+def texcache():
+    t = kernel(stats("texcache"), "tex_reuse")["l1t"]
+    # 64 tex instructions of one warp, every lane on one texel: 64 L1T accesses, one line
+    # fetched (the first access misses), and no texture request reaches the L1D.
+    check(t["accesses"] == 64 and t["fills"] == 1 and t["misses"] == 1,
+          "13 texture cache: 64 accesses, 1 fill, 1 miss",
+          "accesses %d, fills %d, misses %d, hits %d" % (t["accesses"], t["fills"], t["misses"],
+                                                        t["hits"]))
+
+
+guarded("13 texture cache", texcache)
 
 
 # ---------------------------------------------------------------- 12. functional == timing

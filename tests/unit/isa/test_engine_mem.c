@@ -90,6 +90,54 @@ static void run(const char *ptx, const char *kernel, struct ptxsim_dim3 grid,
     env_close(&e);
 }
 
+/* ---- address width: 32-bit registers wrap, 64-bit ones do not ---------------- */
+
+/* out[tid] = sh[tid] read as [%r+64] with %r = sh + 4*tid - 64 + 2^32 (wraps back). */
+static const char wrap_ptx[] = HDR ".visible .entry wrap(.param .u64 out, .param .u64 far)\n"
+                                   "{\n"
+                                   ".shared .align 4 .u32 sh[32];\n"
+                                   ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                                   "mov.u32 %r1, %tid.x;\n"
+                                   "mov.u32 %r2, sh;\n"
+                                   "shl.b32 %r3, %r1, 2;\n"
+                                   "add.s32 %r4, %r2, %r3;\n"
+                                   "mad.lo.u32 %r5, %r1, 9, 2;\n"
+                                   "st.shared.u32 [%r4], %r5;\n"
+                                   "sub.s32 %r6, %r4, 64;\n"
+                                   "ld.shared.u32 %r7, [%r6+64];\n"
+                                   "ld.param.u64 %rd1, [out];\n"
+                                   "mul.wide.u32 %rd2, %r1, 4;\n"
+                                   "add.s64 %rd3, %rd1, %rd2;\n"
+                                   "st.global.u32 [%rd3], %r7;\n"
+                                   "ld.param.u64 %rd4, [far];\n"
+                                   "setp.eq.u64 %p1, %rd4, 0;\n"
+                                   "@%p1 ret;\n"
+                                   "st.global.u32 [%rd3+4294967296], %r7;\n"
+                                   "ret;\n"
+                                   "}\n";
+
+static void test_engine_address_width(void **state)
+{
+    struct env e;
+    uint64_t out, far0 = 0, far1 = 1;
+    uint32_t host[32];
+    void *args[2] = {&out, &far0};
+
+    (void)state;
+    env_open(&e, wrap_ptx, NULL);
+    assert_int_equal(ptxsim_malloc(e.d, sizeof(host), &out), 0);
+    if (ptxsim_launch(e.m, "wrap", D3(1, 1, 1), D3(32, 1, 1), 0, args))
+        fail_with(e.d, "launch");
+    assert_int_equal(ptxsim_memcpy_dtoh(e.d, host, out, sizeof(host)), 0);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(host[i], i * 9 + 2);
+    /* A 64-bit address plus 2^32 stays 64 bits wide: outside every allocation. */
+    args[1] = &far1;
+    assert_int_equal(ptxsim_launch(e.m, "wrap", D3(1, 1, 1), D3(32, 1, 1), 0, args), PS_EFAULT);
+    ptxsim_free(e.d, out);
+    env_close(&e);
+}
+
 /* ---- static and dynamic shared memory -------------------------------------- */
 
 static const char dsh_ptx[] = HDR ".extern .shared .align 16 .b8 dyn[];\n"
@@ -741,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_engine_device_printf),
         cmocka_unit_test(test_engine_printf_null_format),
         cmocka_unit_test(test_engine_device_malloc_free),
+        cmocka_unit_test(test_engine_address_width),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -641,7 +641,8 @@ static void test_cudart_unsupported(void **state)
     const char *err = capture_stderr(call_stub_twice);
 
     (void)state;
-    assert_string_equal(err, "ptxsim: cudaGraphCreate is not supported\n");
+    assert_string_equal(err, "ptxsim: cudaGraphCreate is not supported (CUDA graphs): it returns "
+                             "cudaErrorNotSupported and the program goes on\n");
     assert_int_equal(cudaPeekAtLastError(), cudaErrorNotSupported);
     assert_int_equal(cudaGetLastError(), cudaErrorNotSupported);
     assert_int_equal(cudaGetLastError(), cudaSuccess);
