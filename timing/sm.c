@@ -1048,16 +1048,20 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
             n = mem_coalesce(addr, mask[LS_GLOBAL], info->size, line, &tmpl, reqs);
         }
         if (mask[LS_LOCAL]) {
-            /* Wider accesses are split into 4-byte words, each at its own place (local_addr). */
-            uint32_t words = info->size > 32 ? 8 : info->size > 4 ? info->size / 4 : 1;
+            /*
+             * As GPGPU-Sim does: a lane's access has the size of the element
+             * type (a vector's other elements are not counted), split into
+             * 4-byte words when wider, each word at its own place (local_addr).
+             */
+            uint32_t esize = in->vec > 1 ? info->size / in->vec : info->size;
+            uint32_t words = esize > 4 ? (esize > 32 ? 8 : esize / 4) : 1;
             uint64_t la[ISA_WARP_SIZE];
 
             tmpl.space = MEM_LOCAL;
             for (uint32_t w = 0; w < words; w++) {
                 for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
                     la[l] = mask[LS_LOCAL] >> l & 1 ? local_addr(s, slot, l, addr[l] + 4 * w) : 0;
-                n += mem_coalesce(la, mask[LS_LOCAL], words > 1 ? 4 : info->size, line, &tmpl,
-                                  reqs + n);
+                n += mem_coalesce(la, mask[LS_LOCAL], words > 1 ? 4 : esize, line, &tmpl, reqs + n);
             }
         }
         s->k.gmem_insts++;
