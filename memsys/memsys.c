@@ -1,9 +1,9 @@
 /*
  * The memory system below the L1s. Each sub-partition holds a ROP delay
  * queue, an L2 slice and a reply queue; each channel a DRAM controller fed
- * round robin by its sub-partitions and a fixed-latency return line
- * (-dram_latency). Two crossbars connect them to the SMs: requests SM ->
- * sub-partition, replies sub-partition -> SM.
+ * round robin by its sub-partitions through a fixed-latency line in front of
+ * the DRAM scheduler (-dram_latency, as GPGPU-Sim's DRAM latency queue). Two crossbars connect them
+ * to the SMs: requests SM -> sub-partition, replies sub-partition -> SM.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,8 @@ struct subpart {
 
 struct chan {
     struct mem_dram *d;
-    struct mem_fifo ret; /* DRAM answers, delayed by -dram_latency */
+    struct mem_fifo lat; /* requests on their way to the DRAM, delayed by -dram_latency */
+    struct mem_fifo ret; /* DRAM answers waiting for their L2 slice */
     uint32_t rr;         /* next sub-partition to take a request from */
 };
 
@@ -82,7 +83,8 @@ static int create_parts(struct mem_system *ms, struct ps_err *err)
         ms->ch[i].d = mem_dram_create(&p->dram, i, err);
         if (!ms->ch[i].d)
             return err ? err->code : PS_EINVAL;
-        if (mem_fifo_init(&ms->ch[i].ret, p->partq[2]))
+        if (mem_fifo_init(&ms->ch[i].ret, p->partq[2]) ||
+            mem_fifo_init(&ms->ch[i].lat, p->partq[1]))
             return ps_err_set(err, PS_ENOMEM, "out of memory");
     }
     return 0;
@@ -137,6 +139,7 @@ void mem_system_destroy(struct mem_system *ms)
     for (uint32_t i = 0; ms->ch && i < ms->p.nmem; i++) {
         mem_dram_destroy(ms->ch[i].d);
         mem_fifo_fini(&ms->ch[i].ret);
+        mem_fifo_fini(&ms->ch[i].lat);
     }
     if (ms->req)
         mem_icnt_destroy(ms->req);
@@ -289,22 +292,26 @@ static void dram_cycle_chan(struct mem_system *ms, uint32_t c)
     struct chan *ch = &ms->ch[c];
     struct mem_req r, *q;
 
-    /* Sub-partitions of the channel take turns to queue a request. */
-    for (uint32_t k = 0; k < ms->p.nsub && !mem_dram_full(ch->d); k++) {
+    /* Sub-partitions of the channel take turns to send a request down the latency line. */
+    for (uint32_t k = 0; k < ms->p.nsub && !mem_fifo_full(&ch->lat); k++) {
         uint32_t s = c * ms->p.nsub + (ch->rr + k) % ms->p.nsub;
         struct mem_req *h = mem_fifo_head(&ms->sp[s].to_dram, UINT64_MAX);
 
         if (!h)
             continue;
-        mem_dram_push(ch->d, h);
+        mem_fifo_push(&ch->lat, h, ms->dram_now + ms->p.dram_latency);
         mem_fifo_pop(&ms->sp[s].to_dram);
         ch->rr = (ch->rr + k + 1) % ms->p.nsub;
         break;
     }
+    if ((q = mem_fifo_head(&ch->lat, ms->dram_now)) && !mem_dram_full(ch->d)) {
+        mem_dram_push(ch->d, q);
+        mem_fifo_pop(&ch->lat);
+    }
     mem_dram_cycle(ch->d);
     while (!mem_fifo_full(&ch->ret) && mem_dram_pop(ch->d, &r))
         if (r.type != MEM_WRITE)
-            mem_fifo_push(&ch->ret, &r, ms->dram_now + ms->p.dram_latency);
+            mem_fifo_push(&ch->ret, &r, 0);
     while ((q = mem_fifo_head(&ch->ret, ms->dram_now))) {
         mem_cache_fill(ms->sp[q->part].l2, q, ms->l2_now);
         mem_fifo_pop(&ch->ret);
@@ -329,7 +336,7 @@ bool mem_system_busy(const struct mem_system *ms)
             return true;
     }
     for (uint32_t c = 0; c < ms->p.nmem; c++)
-        if (ms->ch[c].ret.n || mem_dram_busy(ms->ch[c].d))
+        if (ms->ch[c].ret.n || ms->ch[c].lat.n || mem_dram_busy(ms->ch[c].d))
             return true;
     return false;
 }

@@ -23,7 +23,7 @@ struct mem_system_params {
     uint32_t nmem, nsub;     /* channels, sub-partitions per channel */
     struct mem_cache_geom l2;
     uint32_t rop_latency;    /* L2-clock cycles from arrival to the L2 lookup */
-    uint32_t dram_latency;   /* extra DRAM-clock cycles on every DRAM reply */
+    uint32_t dram_latency;   /* DRAM-clock cycles every request spends before the DRAM scheduler */
     uint32_t partq[4];       /* queue depths icnt->L2, L2->DRAM, DRAM->L2, L2->icnt */
     struct mem_dram_params dram;
     struct mem_addrmap amap;

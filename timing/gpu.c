@@ -37,9 +37,9 @@ struct tm_gpu {
     void *cs_st;
     const struct pol_l1d_ops *l1p;
     const char *l1_args;
-    void *l1_shared;    /* the L1D policy's GPU-wide state, or NULL */
-    FILE *l1d_trace;    /* -ptxsim_l1d_trace, or NULL */
-    FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
+    void *l1_shared;        /* the L1D policy's GPU-wide state, or NULL */
+    FILE *l1d_trace;        /* -ptxsim_l1d_trace, or NULL */
+    FILE *warp_profile;     /* -ptxsim_warp_profile, or NULL */
     struct tm_lines *lines; /* -enable_ptx_file_line_stats, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
@@ -85,7 +85,11 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
     mp.nsub = p->nsub;
     mp.l2 = p->l2;
     mp.rop_latency = p->rop_latency;
-    mp.dram_latency = p->dram_latency;
+    /*
+     * -dram_latency counts core cycles (GPGPU-Sim stamps its DRAM latency
+     * queue with the core cycle); the memory system runs it in DRAM cycles.
+     */
+    mp.dram_latency = (uint32_t)(p->dram_latency * p->clk[D_DRAM] / p->clk[D_CORE] + 0.5);
     memcpy(mp.partq, p->partq, sizeof(mp.partq));
     mp.dram = p->dram;
     mp.amap = p->amap;

@@ -286,13 +286,14 @@ def dram_range(c):
     t = dict(kv.split("=") for kv in c["gpgpu_dram_timing_opt"].replace(" ", "").split(":"))
     t = {k: int(v) for k, v in t.items()}
     burst = math.ceil(c["gpgpu_dram_burst_length"] / c["dram_data_command_freq_ratio"])
-    # On top of the L2 path: ACT -> RD (tRCD), RD -> data (tCL), the burst,
-    # and the fixed -dram_latency on the way back, in DRAM command cycles;
-    # plus tRP when another row is open in the bank (a row conflict).
-    base = c["dram_latency"] + t["RCD"] + t["CL"] + burst
-    lo = l2_expected(c) + base * core / dram
-    hi = l2_expected(c) + (base + t["RP"]) * core / dram
-    return lo, hi, base, t["RP"]
+    # On top of the L2 path: the fixed -dram_latency before the DRAM scheduler
+    # (core cycles, GPGPU-Sim's DRAM latency queue), then RD -> data (tCL) and
+    # the burst in DRAM command cycles when the row is open; a closed row adds
+    # ACT -> RD (tRCD), a row conflict also the precharge (tRP).
+    base = t["CL"] + burst
+    lo = l2_expected(c) + c["dram_latency"] + base * core / dram
+    hi = l2_expected(c) + c["dram_latency"] + (base + t["RCD"] + t["RP"]) * core / dram
+    return lo, hi, base, t["RCD"] + t["RP"]
 
 
 def mem_latency():
@@ -321,17 +322,16 @@ def mem_latency():
           "%.1f cycles/hop (%d hops); expected %.1f = rop %d x core/L2 + 2 x (icnt %d + 1 flit) x core/icnt "
           "+ operand collect + write-back - 1 + 3 hand-offs, tolerance 10%%" % (per["l2_hit"], n, want, c["gpgpu_l2_rop_latency"],
                                              c["ptxsim_icnt_latency"]))
-    # 5. DRAM (cold walk over 4.2 MB, random order: row misses, mostly
-    # conflicts). Range: [no tRP, with tRP] of the formula above, -5%/+10%
-    # for queueing at the channel and the return queue.
+    # 5. DRAM (cold walk over 4.2 MB, random order). Range: [open row, row conflict]
+    # of the formula above, -5%/+10% for queueing at the channel and the return queue.
     cyc, n = m["dram_miss"]
     per["dram_miss"] = cyc / n
     lo, hi, base, rp = dram_range(c)
     core, _, _, dram = clocks(c)
     check(0.95 * lo <= per["dram_miss"] <= 1.10 * hi, "5 latency dram_miss",
-          "%.1f cycles/hop (%d hops); expected %.1f..%.1f = L2 path %.1f + (dram_latency + tRCD + tCL + burst "
-          "= %d [+ tRP %d]) x core/DRAM %.3f; range -5%%/+10%%" % (per["dram_miss"], n, lo, hi, l2_expected(c),
-                                                                  base, rp, core / dram))
+          "%.1f cycles/hop (%d hops); expected %.1f..%.1f = L2 path %.1f + dram_latency %d + (tCL + "
+          "burst = %d [+ tRCD + tRP %d]) x core/DRAM %.3f; range -5%%/+10%%" %
+          (per["dram_miss"], n, lo, hi, l2_expected(c), c["dram_latency"], base, rp, core / dram))
     order = per["shared_hit"] < per["l2_hit"] and per["l1_hit"] < per["l2_hit"] < per["dram_miss"]
     check(order, "5 latency order L1 < L2 < DRAM",
           "L1 %.1f, shared %.1f, L2 %.1f, DRAM %.1f cycles/hop" % (per["l1_hit"], per["shared_hit"],
