@@ -112,6 +112,15 @@ struct tm_sm {
      */
     struct mem_req ldq[LDQ_CAP];
     uint64_t ldq_at[LDQ_CAP];
+    /*
+     * GPGPU-Sim's L1 latency queue: requests for the L1D enter it one a
+     * cycle and look up the L1D's tags -gpgpu_l1_latency cycles later, where
+     * a reservation failure holds the head (and so the queue) until it
+     * succeeds. A hit is then done; a miss only now goes to the L2.
+     */
+    struct mem_req *l1p;
+    uint64_t *l1p_at;
+    uint32_t l1p_head, l1p_n, l1p_cap;
     /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
     uint64_t local_cta_threads, local_threads;
     bool ldq_last[LDQ_CAP];
@@ -277,8 +286,11 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
     s->hits_cap = 256;
     s->hits = malloc(s->hits_cap * sizeof(*s->hits));
+    s->l1p_cap = p->l1_latency ? p->l1_latency : 1;
+    s->l1p = malloc(s->l1p_cap * sizeof(*s->l1p));
+    s->l1p_at = malloc(s->l1p_cap * sizeof(*s->l1p_at));
     if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->hits || !s->sorder ||
-        !s->nsorder)
+        !s->nsorder || !s->l1p || !s->l1p_at)
         goto oom;
     s->free_rec = NO_REC;
     s->nunits[TM_UNIT_SP] = p->n_sp ? p->n_sp : 1;
@@ -348,6 +360,8 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->nsorder);
     free(s->order);
     free(s->hits);
+    free(s->l1p);
+    free(s->l1p_at);
     free(s->recs);
     free(s);
 }
@@ -691,7 +705,7 @@ static bool send_miss(struct tm_sm *s)
  * L1D store, the L1D trace records the access, and a read hit completes
  * after the L1 latency.
  */
-static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *r)
+static bool l1_access(struct tm_sm *s, struct mem_cache *c, const struct mem_req *r)
 {
     bool store = r->type == MEM_WRITE, on = store && mem_cache_forwards_write(c, r);
     enum mem_cache_result res = mem_cache_access(c, r, s->now);
@@ -715,9 +729,51 @@ static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *
         else if (s->env.l1d_trace && r->type == MEM_WRITE && res == MEM_HIT)
             l1d_trace(s, r, TM_L1D_TRACE_WRITE);
     }
-    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER)
-        hit_push(s, s->now + s->prm->l1_latency, r->uid);
+    /*
+     * An L1D hit is done (its latency was spent in the latency queue), and so
+     * is a constant-cache hit (GPGPU-Sim's constant path has no latency
+     * queue); a texture hit waits out the L1 latency.
+     */
+    if (res == MEM_HIT && r->type != MEM_WRITE && r->uid != NEVER) {
+        if (c == s->l1t)
+            hit_push(s, s->now + s->prm->l1_latency, r->uid);
+        else
+            complete(s, r->uid);
+    }
     return true;
+}
+
+/*
+ * Hands request r to cache c: the L1D's requests enter its latency queue
+ * (false when the queue's entry is taken), the other caches look r up now
+ * (false on a reservation failure).
+ */
+static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *r)
+{
+    uint32_t at;
+
+    /* .cg loads and atomics bypass GPGPU-Sim's L1D and its latency queue. */
+    if (c != s->l1d || r->type == MEM_ATOMIC || r->cacheop == ISA_CACHE_CG)
+        return l1_access(s, c, r);
+    if (s->l1p_n == s->l1p_cap)
+        return false;
+    at = (s->l1p_head + s->l1p_n) % s->l1p_cap;
+    s->l1p[at] = *r;
+    s->l1p_at[at] = s->now + s->prm->l1_latency;
+    s->l1p_n++;
+    return true;
+}
+
+/* The head of the L1 latency queue looks up the L1D. Returns true on a reservation failure. */
+static bool l1p_cycle(struct tm_sm *s)
+{
+    if (!s->l1p_n || s->l1p_at[s->l1p_head] > s->now)
+        return false;
+    if (!l1_access(s, s->l1d, &s->l1p[s->l1p_head]))
+        return true;
+    s->l1p_head = (s->l1p_head + 1) % s->l1p_cap;
+    s->l1p_n--;
+    return false;
 }
 
 /* The reordering queues' turn at the L1D: the current queue until it is empty, then the next. */
@@ -1443,6 +1499,11 @@ static uint64_t wake_time(struct tm_sm *s)
             return now + 1;
         wake = s->ldq_at[s->ldq_head] < wake ? s->ldq_at[s->ldq_head] : wake;
     }
+    if (s->l1p_n) {
+        if (s->l1p_at[s->l1p_head] <= now + 1)
+            return now + 1;
+        wake = s->l1p_at[s->l1p_head] < wake ? s->l1p_at[s->l1p_head] : wake;
+    }
     if (s->hits_n && s->hits[s->hits_head].at < wake)
         wake = s->hits[s->hits_head].at;
     if (s->ldst_free > now && s->ldst_free < wake)
@@ -1521,8 +1582,9 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
         crit_sample(s, now);
     active = take_replies(s);
     active |= send_miss(s);
-    active |= s->ldq_n > 0 || s->rq_total > 0;
-    ldst_fail = ldst_cycle(s);
+    active |= s->ldq_n > 0 || s->rq_total > 0 || s->l1p_n > 0;
+    ldst_fail = l1p_cycle(s);
+    ldst_fail |= ldst_cycle(s);
     update_paused(s);
     for (uint32_t i = 0; i < s->prm->nsched; i++)
         if ((rc = schedule(s, i, ldst_fail, &sum)))
@@ -1559,8 +1621,9 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 
 bool tm_sm_idle(const struct tm_sm *s)
 {
-    return !s->nctas && !s->ldq_n && !s->rq_total && !s->hits_n && !mem_cache_busy(s->l1d) &&
-           !mem_cache_busy(s->l1i) && !mem_cache_busy(s->l1c) && !mem_cache_busy(s->l1t);
+    return !s->nctas && !s->ldq_n && !s->l1p_n && !s->rq_total && !s->hits_n &&
+           !mem_cache_busy(s->l1d) && !mem_cache_busy(s->l1i) && !mem_cache_busy(s->l1c) &&
+           !mem_cache_busy(s->l1t);
 }
 
 uint64_t tm_sm_issued(const struct tm_sm *s)
