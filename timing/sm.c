@@ -32,7 +32,7 @@
 /* Requests one instruction may make: global lanes, plus local lanes split into up to 8 words. */
 #define INSTR_REQS_MAX (MEM_MAX_WARP_REQS + 8 * ISA_WARP_SIZE)
 /* The LD/ST queue holds the requests of several instructions (prm->ldst_insts). */
-#define LDQ_CAP (INSTR_REQS_MAX * 4)
+#define LDQ_CAP (INSTR_REQS_MAX * 2)
 
 struct hwarp {
     struct isa_warp *w; /* NULL: free slot */
@@ -110,8 +110,8 @@ struct tm_sm {
      * ldq_at (issue + operand collection); ldq_insts counts the instructions
      * with requests still queued (ldq_last marks each one's final request).
      */
-    struct mem_req ldq[LDQ_CAP];
-    uint64_t ldq_at[LDQ_CAP];
+    struct mem_req *ldq; /* LDQ_CAP entries each, allocated with the SM */
+    uint64_t *ldq_at;
     /*
      * GPGPU-Sim's L1 latency queue: requests for the L1D enter it one a
      * cycle and look up the L1D's tags -gpgpu_l1_latency cycles later, where
@@ -123,7 +123,7 @@ struct tm_sm {
     uint32_t l1p_head, l1p_n, l1p_cap;
     /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
     uint64_t local_cta_threads, local_threads;
-    bool ldq_last[LDQ_CAP];
+    bool *ldq_last;
     uint32_t ldq_head, ldq_n, ldq_insts;
     /*
      * MRPB's request reordering queues between the coalescer and the L1D,
@@ -286,11 +286,14 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
     s->hits_cap = 256;
     s->hits = malloc(s->hits_cap * sizeof(*s->hits));
+    s->ldq = malloc(LDQ_CAP * sizeof(*s->ldq));
+    s->ldq_at = malloc(LDQ_CAP * sizeof(*s->ldq_at));
+    s->ldq_last = malloc(LDQ_CAP * sizeof(*s->ldq_last));
     s->l1p_cap = p->l1_latency ? p->l1_latency : 1;
     s->l1p = malloc(s->l1p_cap * sizeof(*s->l1p));
     s->l1p_at = malloc(s->l1p_cap * sizeof(*s->l1p_at));
     if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->hits || !s->sorder ||
-        !s->nsorder || !s->l1p || !s->l1p_at)
+        !s->nsorder || !s->l1p || !s->l1p_at || !s->ldq || !s->ldq_at || !s->ldq_last)
         goto oom;
     s->free_rec = NO_REC;
     s->nunits[TM_UNIT_SP] = p->n_sp ? p->n_sp : 1;
@@ -362,6 +365,9 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->hits);
     free(s->l1p);
     free(s->l1p_at);
+    free(s->ldq);
+    free(s->ldq_at);
+    free(s->ldq_last);
     free(s->recs);
     free(s);
 }
