@@ -1588,7 +1588,9 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
         crit_sample(s, now);
     active = take_replies(s);
     active |= send_miss(s);
-    active |= s->ldq_n > 0 || s->rq_total > 0 || s->l1p_n > 0;
+    /* Requests still on their way to the L1 keep the SM awake only once they are due. */
+    active |= (s->ldq_n > 0 && s->ldq_at[s->ldq_head] <= now + 1) || s->rq_total > 0 ||
+              (s->l1p_n > 0 && s->l1p_at[s->l1p_head] <= now + 1);
     ldst_fail = l1p_cycle(s);
     ldst_fail |= ldst_cycle(s);
     update_paused(s);
