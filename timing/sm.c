@@ -28,7 +28,6 @@
 #define INST_BASE (UINT64_C(1) << 41)
 #define LOCAL_BASE (UINT64_C(1) << 40)
 #define INST_BYTES 8u
-#define LDST_QMAX (ISA_WARP_SIZE * 4)
 /* Requests one instruction may make: global lanes, plus local lanes split into up to 8 words. */
 #define INSTR_REQS_MAX (MEM_MAX_WARP_REQS + 8 * ISA_WARP_SIZE)
 /* The LD/ST queue holds the requests of several instructions (prm->ldst_insts). */
@@ -162,7 +161,7 @@ struct tm_sm {
 static const uint32_t NO_REC = UINT32_MAX;
 
 struct rqueue {
-    struct mem_req *buf; /* rq_depth * LDST_QMAX requests */
+    struct mem_req *buf; /* rq_depth * INSTR_REQS_MAX requests */
     bool *last;          /* the request ends its instruction */
     uint64_t *at;        /* cycle from which the request may reach the L1D */
     uint32_t head, n, cap, ninstr;
@@ -254,7 +253,7 @@ static int rq_build(struct tm_sm *s)
     s->nrq = nq;
     s->rq_depth = depth;
     for (uint32_t i = 0; i < nq; i++) {
-        s->rq[i].cap = depth * LDST_QMAX;
+        s->rq[i].cap = depth * INSTR_REQS_MAX;
         s->rq[i].buf = malloc(s->rq[i].cap * sizeof(*s->rq[i].buf));
         s->rq[i].last = malloc(s->rq[i].cap * sizeof(*s->rq[i].last));
         s->rq[i].at = malloc(s->rq[i].cap * sizeof(*s->rq[i].at));
@@ -808,7 +807,7 @@ static bool rq_room(const struct tm_sm *s, uint32_t slot)
 {
     const struct rqueue *q = &s->rq[slot % s->nrq];
 
-    return q->ninstr < s->rq_depth && q->cap - q->n >= LDST_QMAX;
+    return q->ninstr < s->rq_depth && q->cap - q->n >= INSTR_REQS_MAX;
 }
 
 /* The L1 a queued request goes to: constant, texture or data cache. */
