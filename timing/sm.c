@@ -111,6 +111,8 @@ struct tm_sm {
      */
     struct mem_req *ldq; /* LDQ_CAP entries each, allocated with the SM */
     uint64_t *ldq_at;
+    bool *ldq_last;
+    uint32_t ldq_head, ldq_n, ldq_insts;
     /*
      * GPGPU-Sim's L1 latency queue: requests for the L1D enter it one a
      * cycle and look up the L1D's tags -gpgpu_l1_latency cycles later, where
@@ -122,8 +124,6 @@ struct tm_sm {
     uint32_t l1p_head, l1p_n, l1p_cap;
     /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
     uint64_t local_cta_threads, local_threads;
-    bool *ldq_last;
-    uint32_t ldq_head, ldq_n, ldq_insts;
     /*
      * MRPB's request reordering queues between the coalescer and the L1D,
      * when the L1D policy asks for them (its reorder op): a global/local
