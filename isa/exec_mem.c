@@ -154,13 +154,13 @@ static uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, 
         if (a >= x->hit_lo && a < x->hit_hi && size <= x->hit_hi - a) {
             p = x->hit_data + (a - x->hit_lo);
         } else {
-            const struct isa_alloc *al = isa_devmem_find(x->p->dev->mem, a, size);
+            const struct isa_alloc *al;
 
+            p = isa_devmem_access(x->p->dev->mem, a, size, &al);
             if (al) {
                 x->hit_lo = al->addr;
                 x->hit_hi = al->addr + al->size;
                 x->hit_data = al->data;
-                p = al->data + (a - al->addr);
             }
         }
         break;

@@ -58,6 +58,7 @@ int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **
     c.max_threads_per_cta = o->max_threads_per_cta;
     c.nsm = o->nsm;
     c.heap_bytes = o->heap_bytes;
+    c.memcheck = o->memcheck != 0;
     c.printf_out = o->printf_out;
     d->dev = isa_device_create(&c);
     if (!d->dev) {
@@ -297,6 +298,17 @@ int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 
     if (rc && d->last.has_fault && !d->fault.code)
         d->fault = d->last;
     return rc;
+}
+
+void ptxsim_abandon(struct ptxsim_device *d)
+{
+    if (d)
+        isa_device_abandon(d->dev);
+}
+
+uint64_t ptxsim_outside_accesses(const struct ptxsim_device *d)
+{
+    return d ? isa_devmem_outside_count(isa_device_mem(d->dev)) : 0;
 }
 
 int ptxsim_synchronize(struct ptxsim_device *d)

@@ -33,6 +33,7 @@ struct ptxsim_options {
     uint32_t max_threads_per_cta;
     uint32_t nsm;
     uint64_t heap_bytes;       /* device malloc heap */
+    int memcheck;              /* nonzero: every access outside an allocation faults */
     FILE *printf_out;          /* device printf output (default stdout) */
     /* Non-NULL: launches run in the timing model with this configuration (copied). */
     const struct ps_config *timing;
@@ -105,6 +106,16 @@ int ptxsim_memset(struct ptxsim_device *d, uint64_t dst, int value, size_t n);
  */
 int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
                   struct ptxsim_dim3 block, uint32_t dyn_shared, void *const *args);
+
+/*
+ * Abandons the running launch (callable from any thread, without the lock
+ * the launching thread holds): ptxsim_launch returns PS_EABANDONED soon, and
+ * every later launch at once. For exit handlers.
+ */
+void ptxsim_abandon(struct ptxsim_device *d);
+
+/* Device accesses so far that fell outside every allocation in a mapped page (0 under memcheck). */
+uint64_t ptxsim_outside_accesses(const struct ptxsim_device *d);
 
 /* Returns the sticky fault of the device (0 if none). */
 int ptxsim_synchronize(struct ptxsim_device *d);

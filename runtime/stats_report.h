@@ -33,4 +33,18 @@ void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns,
                          uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
                          const char *who);
 
+/* What else the end of a run reports. */
+struct ptxsim_run_notes {
+    const char *truncated;     /* why the statistics are incomplete, or NULL */
+    uint64_t outside_accesses; /* device accesses outside every allocation (docs/engine.md) */
+};
+/*
+ * The same, with notes: "truncated": true and its reason, and the count of
+ * accesses outside allocations in the JSON total; when that count is not 0, a
+ * line on stderr says how to locate them (--memcheck).
+ */
+void ptxsim_stats_report_notes(const struct ptxsim_kstat *k, size_t n, double sim_ns,
+                               uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
+                               const char *who, const struct ptxsim_run_notes *notes);
+
 #endif

@@ -94,6 +94,7 @@ struct rt_host {
     size_t map_len;  /* bytes mmap'ed (0 for registered memory, which stays the program's) */
     enum rt_host_kind kind;
     unsigned flags;  /* cudaHostAlloc / cudaHostRegister flags */
+    bool gone;       /* registered memory the program unmapped: no longer mapped in the device */
 };
 
 struct rt_stream {
@@ -143,6 +144,7 @@ struct rt_ctx {
     size_t nkstats, cap_kstats;
     uint64_t copy_bytes;
     char *stats_path;
+    const char *truncated; /* why the statistics are incomplete (NULL: they are not) */
 };
 
 /* Per host thread state (CUDA keeps these per thread). */
@@ -213,6 +215,12 @@ cudaError_t rt_host_free(struct rt_ctx *c, void *base, enum rt_host_kind kind);
 void rt_host_release_all(struct rt_ctx *c, bool keep_vars);
 /* Re-maps the kept ranges into a recreated device. */
 cudaError_t rt_host_remap(struct rt_ctx *c);
+
+/* hostcheck.c */
+/* Whether [p, p+n) is mapped in this process, readable and (need_write) writable. */
+bool rt_host_range_ok(const void *p, size_t n, bool need_write);
+/* Drops registered host ranges that are no longer mapped from the device (before a launch). */
+void rt_host_revalidate(struct rt_ctx *c);
 
 /* stream.c */
 /* Whether s names the default stream or a live stream. */

@@ -187,6 +187,9 @@ const struct ocl_env *ocl_env(void);
 double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
                         const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
                         double wall_s);
+/* Accesses outside every allocation during a launch; launches starting (+1) and ending (-1). */
+void ocl_stats_outside(uint64_t n);
+void ocl_stats_running(int delta);
 /* Bytes moved by a read, write, copy or fill command. */
 void ocl_stats_copy(uint64_t bytes);
 
@@ -213,7 +216,15 @@ void ocl_notify(cl_context ctx, const char *fmt, ...) __attribute__((format(prin
 /* Nanoseconds from a monotonic clock. */
 cl_ulong ocl_now_ns(void);
 
+/*
+ * Whether obj is a live object of the kind magic names: it must be in the
+ * registry of live objects (registry.c) before any of its fields is read.
+ */
 bool ocl_valid(const void *obj, uint32_t magic);
+/* registry.c: objects are added when made and removed just before they are freed. */
+bool ocl_registry_add(const void *obj);
+void ocl_registry_remove(const void *obj);
+bool ocl_registry_has(const void *obj);
 /*
  * Checks a command's wait list, then waits for its events: only user events
  * can be incomplete, so a command waiting on one blocks its enqueue call

@@ -83,6 +83,14 @@ static void env_derive(struct ocl_env *e)
 }
 
 /* PTXSIM_CONFIG, PTXSIM_OPTIONS, PTXSIM_MODE, PTXSIM_BUDGET, PTXSIM_STATS. */
+static uint64_t default_budget(void)
+{
+    struct ptxsim_options o;
+
+    ptxsim_options_default(&o);
+    return o.insn_budget;
+}
+
 static bool env_read(struct ocl_env *e)
 {
     const char *mode = getenv("PTXSIM_MODE"), *cfg = getenv("PTXSIM_CONFIG");
@@ -105,6 +113,7 @@ static bool env_read(struct ocl_env *e)
         return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
     /* Without PTXSIM_MODE the configuration decides, as in the CUDA runtime. */
     e->timing = mode && *mode ? !strcmp(mode, "timing") : e->cfg.gpgpu_ptx_sim_mode == 0;
+    e->budget = default_budget(); /* the watchdog, unless PTXSIM_BUDGET says otherwise */
     if (budget && *budget) {
         errno = 0;
         e->budget = strtoull(budget, &end, 10);
@@ -148,7 +157,23 @@ static struct {
     size_t n, cap;
     double sim_ns; /* simulated kernel time, all contexts */
     uint64_t copy_bytes;
-} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0};
+    uint64_t outside; /* accesses outside every allocation, all contexts */
+} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, 0};
+
+/* Launches running now (a launch under way at exit makes the statistics truncated). */
+static int g_running;
+
+void ocl_stats_running(int delta)
+{
+    __atomic_add_fetch(&g_running, delta, __ATOMIC_SEQ_CST);
+}
+
+void ocl_stats_outside(uint64_t n)
+{
+    pthread_mutex_lock(&g_stats.lock);
+    g_stats.outside += n;
+    pthread_mutex_unlock(&g_stats.lock);
+}
 
 double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
                         const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
@@ -210,13 +235,17 @@ void ocl_stats_copy(uint64_t bytes)
 __attribute__((destructor)) static void ocl_fini(void)
 {
     struct ocl_env *e = &g_env;
+    struct ptxsim_run_notes notes = {NULL, 0};
 
     if (!g_env_ready)
         return;
     pthread_mutex_lock(&g_stats.lock);
+    notes.outside_accesses = g_stats.outside;
+    if (__atomic_load_n(&g_running, __ATOMIC_SEQ_CST))
+        notes.truncated = "the process exited while a kernel ran in another thread";
     if (!e->bad)
-        ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
-                            e->stats_path, "ptxsim opencl");
+        ptxsim_stats_report_notes(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes,
+                                  &e->cfg, e->stats_path, "ptxsim opencl", &notes);
     for (size_t i = 0; i < g_stats.n; i++)
         free((char *)g_stats.k[i].name);
     free(g_stats.k);
@@ -239,7 +268,10 @@ bool ocl_valid(const void *obj, uint32_t magic)
 {
     const struct _cl_platform_id *o = obj;
 
-    return o && o->magic == magic && o->refs > 0;
+    if (obj != (const void *)&the_platform && obj != (const void *)&the_device &&
+        !ocl_registry_has(obj))
+        return false; /* unknown pointer or released object: never dereferenced */
+    return o->magic == magic && o->refs > 0;
 }
 
 cl_int ocl_info(const void *src, size_t n, size_t size, void *value, size_t *size_ret)

@@ -25,6 +25,7 @@ cl_program ocl_program_new(cl_context c, enum ocl_prog_kind kind, cl_int *rc)
     }
     p->dispatch = &ocl_dispatch;
     p->magic = OCL_MAGIC_PROGRAM;
+    ocl_registry_add(p);
     p->refs = 1;
     p->ctx = c;
     p->kind = kind;
@@ -212,6 +213,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     free(p->bin);
     free(p->log);
     free(p->options);
+    ocl_registry_remove(p);
     p->magic = 0;
     free(p);
     return CL_SUCCESS;
