@@ -131,6 +131,44 @@ cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e)
     return e;
 }
 
+/*
+ * Takes the runtime lock at exit. When another thread holds it (it is
+ * running a kernel), the launch is abandoned so the process exits promptly;
+ * false if the lock still cannot be had (the holder is stuck elsewhere).
+ */
+static bool lock_for_exit(struct rt_ctx *c)
+{
+    struct timespec until;
+
+    if (!pthread_mutex_trylock(&c->lock))
+        return true;
+    ptxsim_abandon(c->dev);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += RT_EXIT_WAIT_S;
+    return !pthread_mutex_timedlock(&c->lock, &until);
+}
+
+cudaError_t rt_lock_for_exit(struct rt_ctx **out)
+{
+    struct rt_ctx *c;
+
+    *out = NULL;
+    pthread_once(&g_once, ctx_create);
+    c = g_ctx;
+    if (!c)
+        return cudaErrorInitializationError;
+    if (!lock_for_exit(c))
+        return cudaErrorCudartUnloading;
+    if (c->unloading || c->init_err) {
+        cudaError_t e = c->unloading ? cudaErrorCudartUnloading : c->init_err;
+
+        pthread_mutex_unlock(&c->lock);
+        return e;
+    }
+    *out = c;
+    return cudaSuccess;
+}
+
 cudaError_t rt_device_recreate(struct rt_ctx *c)
 {
     struct ptxsim_options o = c->opts;
@@ -203,23 +241,6 @@ static void free_warned(struct rt_ctx *c)
  * fatbins): write the statistics, then release the device. Later calls get
  * cudaErrorCudartUnloading.
  */
-/*
- * Takes the runtime lock at exit. When another thread holds it (it is
- * running a kernel), the launch is abandoned so the process exits promptly;
- * false if the lock still cannot be had (the holder is stuck elsewhere).
- */
-static bool lock_for_exit(struct rt_ctx *c)
-{
-    struct timespec until;
-
-    if (!pthread_mutex_trylock(&c->lock))
-        return true;
-    ptxsim_abandon(c->dev);
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += RT_EXIT_WAIT_S;
-    return !pthread_mutex_timedlock(&c->lock, &until);
-}
-
 __attribute__((destructor)) static void ctx_fini(void)
 {
     struct rt_ctx *c = g_ctx;

@@ -168,6 +168,13 @@ struct rt_thread {
  * *c NULL. Pair with rt_unlock.
  */
 cudaError_t rt_lock(struct rt_ctx **c);
+/*
+ * rt_lock for the exit path (__cudaUnregisterFatBinary at exit, the library
+ * destructor): when another thread holds the lock because it is running a
+ * kernel, that launch is abandoned (ptxsim_abandon) so the process exits
+ * promptly instead of waiting for the kernel.
+ */
+cudaError_t rt_lock_for_exit(struct rt_ctx **c);
 /* Unlocks c (if non-NULL), records e as the thread's last error if it is one, returns e. */
 cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e);
 struct rt_thread *rt_thread(void);
