@@ -146,9 +146,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context c)
     if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) == 0) {
         ptxsim_device_destroy(c->dev);
         pthread_mutex_destroy(&c->lock);
-        ocl_registry_remove(c);
-        c->magic = 0;
-        free(c);
+        ocl_retire(c);
     }
     return CL_SUCCESS;
 }
@@ -225,9 +223,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
         return CL_INVALID_COMMAND_QUEUE;
     if (__atomic_sub_fetch(&q->refs, 1, __ATOMIC_SEQ_CST) == 0) {
         clReleaseContext(q->ctx);
-        ocl_registry_remove(q);
-        q->magic = 0;
-        free(q);
+        ocl_retire(q);
     }
     return CL_SUCCESS;
 }
@@ -521,9 +517,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event e)
     clReleaseContext(e->ctx);
     pthread_cond_destroy(&e->done);
     pthread_mutex_destroy(&e->lock);
-    ocl_registry_remove(e);
-    e->magic = 0;
-    free(e);
+    ocl_retire(e);
     return CL_SUCCESS;
 }
 

@@ -102,9 +102,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
     __atomic_sub_fetch(&k->prog->kernels, 1, __ATOMIC_SEQ_CST);
     clReleaseProgram(k->prog);
     free(k->args);
-    ocl_registry_remove(k);
-    k->magic = 0;
-    free(k);
+    ocl_retire(k);
     return CL_SUCCESS;
 }
 

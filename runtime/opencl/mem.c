@@ -117,9 +117,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
     }
     if (m->parent)
         clReleaseMemObject(m->parent);
-    ocl_registry_remove(m);
-    m->magic = 0;
-    free(m);
+    ocl_retire(m);
     clReleaseContext(c);
     return CL_SUCCESS;
 }

@@ -226,6 +226,15 @@ bool ocl_registry_add(const void *obj);
 void ocl_registry_remove(const void *obj);
 bool ocl_registry_has(const void *obj);
 /*
+ * Ends an object whose last reference went: out of the registry, magic
+ * cleared, and its memory kept (dispatch pointer intact) in a quarantine of
+ * the last OCL_QUARANTINE released objects before it is freed, so the ICD
+ * loader's read of a stale handle's dispatch table, and our registry
+ * lookup, never touch freed memory while the handle is recent.
+ */
+void ocl_retire(void *obj);
+#define OCL_QUARANTINE 4096
+/*
  * Checks a command's wait list, then waits for its events: only user events
  * can be incomplete, so a command waiting on one blocks its enqueue call
  * until another thread sets the status (commands run at enqueue).

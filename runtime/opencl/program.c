@@ -213,9 +213,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     free(p->bin);
     free(p->log);
     free(p->options);
-    ocl_registry_remove(p);
-    p->magic = 0;
-    free(p);
+    ocl_retire(p);
     return CL_SUCCESS;
 }
 

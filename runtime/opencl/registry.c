@@ -116,9 +116,35 @@ bool ocl_registry_has(const void *obj)
     return found;
 }
 
+static struct {
+    void *obj[OCL_QUARANTINE];
+    size_t next, n;
+} g_quar; /* guarded by g_reg.lock */
+
+void ocl_retire(void *obj)
+{
+    struct _cl_platform_id *o = obj;
+    void *old = NULL;
+
+    ocl_registry_remove(obj);
+    pthread_mutex_lock(&g_reg.lock);
+    o->magic = 0;
+    if (g_quar.n == OCL_QUARANTINE)
+        old = g_quar.obj[g_quar.next];
+    else
+        g_quar.n++;
+    g_quar.obj[g_quar.next] = obj;
+    g_quar.next = (g_quar.next + 1) % OCL_QUARANTINE;
+    pthread_mutex_unlock(&g_reg.lock);
+    free(old);
+}
+
 __attribute__((destructor)) static void registry_fini(void)
 {
     pthread_mutex_lock(&g_reg.lock);
+    for (size_t i = 0; i < g_quar.n; i++)
+        free(g_quar.obj[i]);
+    g_quar.n = g_quar.next = 0;
     free(g_reg.slot);
     g_reg.slot = NULL;
     g_reg.cap = g_reg.used = g_reg.live = 0;

@@ -1,0 +1,164 @@
+/*
+ * Robustness of ptxsim's OpenCL platform (issue 17, issue 16 item 2); run on
+ * ptxsim only (run.sh's ptxsim_only list: the misuse below is undefined
+ * behaviour on other platforms). Every misuse must get its OpenCL error and
+ * the host must survive (the ASan build catches any read of freed memory):
+ *   - clSetKernelArg with garbage cl_mem values (an unmapped address, a
+ *     pointer to zeroed host memory) and with a released buffer:
+ *     CL_INVALID_MEM_OBJECT; a released kernel: CL_INVALID_KERNEL; a second
+ *     release: CL_INVALID_MEM_OBJECT (a garbage handle as the object a call
+ *     is dispatched through is not tested: the ICD loader reads its dispatch
+ *     table before ptxsim sees it);
+ *   - global sizes 2^32 + 1 (no local size) and 2^40, and 65536 work-groups in
+ *     dimension 1: CL_INVALID_GLOBAL_WORK_SIZE (never truncated);
+ *   - a __local argument of SIZE_MAX bytes: CL_OUT_OF_RESOURCES;
+ *   - a kernel that reads 1 KiB before its buffer at the grid's edge and
+ *     discards the value runs (memory is mapped in pages, as on a GPU), and
+ *     under -o ptxsim_memcheck=1 (the program runs itself as a child with
+ *     PTXSIM_OPTIONS set) the same launch fails with CL_OUT_OF_RESOURCES.
+ * Prints "I chk_<what> 1" per check (0 fails the test) and the kernel's results.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static const char *src =
+    "__kernel void fill(__global int *o, __local int *l)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    l[get_local_id(0)] = (int)i;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    o[i] = l[get_local_id(0)] * 2;\n"
+    "}\n"
+    "__kernel void edge(__global int *o)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    int before = 0;\n"
+    "    if (i == 0)\n"
+    "        before = ((volatile __global int *)o)[-256]; /* 1 KiB before the buffer */\n"
+    "    o[i] = (int)i + (before & 0);\n"
+    "}\n";
+
+static void chk_rc(const char *tag, cl_int got, cl_int want)
+{
+    if (got != want)
+        fprintf(stderr, "%s: %s, want %s\n", tag, h_err_name(got), h_err_name(want));
+    h_out_chk(tag, got == want);
+}
+
+static void handles(struct h_env *h, cl_program p)
+{
+    cl_kernel k = h_kernel(p, "fill"), dead_k = h_kernel(p, "fill");
+    cl_mem dead = h_buffer(h, CL_MEM_READ_WRITE, 64, NULL);
+    void *zeros = calloc(1, 4096);
+    cl_mem bad1 = (cl_mem)(uintptr_t)0x10, bad2 = (cl_mem)zeros;
+
+    chk_rc("garbage_mem_unmapped", clSetKernelArg(k, 0, sizeof(cl_mem), &bad1),
+           CL_INVALID_MEM_OBJECT);
+    chk_rc("garbage_mem_zeros", clSetKernelArg(k, 0, sizeof(cl_mem), &bad2),
+           CL_INVALID_MEM_OBJECT);
+    h_check(clReleaseMemObject(dead), "clReleaseMemObject");
+    chk_rc("released_mem_arg", clSetKernelArg(k, 0, sizeof(cl_mem), &dead),
+           CL_INVALID_MEM_OBJECT);
+    chk_rc("released_mem_twice", clReleaseMemObject(dead), CL_INVALID_MEM_OBJECT);
+    h_check(clReleaseKernel(dead_k), "clReleaseKernel");
+    chk_rc("released_kernel", clSetKernelArg(dead_k, 1, 16, NULL), CL_INVALID_KERNEL);
+    free(zeros);
+    clReleaseKernel(k);
+}
+
+static void sizes(struct h_env *h, cl_program p)
+{
+    cl_kernel k = h_kernel(p, "fill");
+    cl_mem out = h_buffer(h, CL_MEM_READ_WRITE, 256 * sizeof(int), NULL);
+    size_t g1 = ((size_t)1 << 32) + 1, g2 = (size_t)1 << 40, g3[2] = {1, 65536}, l3[2] = {1, 1};
+    size_t g = 256, l = 64;
+    int host[256], ok = 1;
+
+    h_check(clSetKernelArg(k, 0, sizeof(cl_mem), &out), "clSetKernelArg 0");
+    h_check(clSetKernelArg(k, 1, 64 * sizeof(int), NULL), "clSetKernelArg 1");
+    chk_rc("global_2pow32_plus_1", clEnqueueNDRangeKernel(h->q, k, 1, NULL, &g1, NULL, 0, NULL, NULL),
+           CL_INVALID_GLOBAL_WORK_SIZE);
+    chk_rc("global_2pow40", clEnqueueNDRangeKernel(h->q, k, 1, NULL, &g2, NULL, 0, NULL, NULL),
+           CL_INVALID_GLOBAL_WORK_SIZE);
+    chk_rc("groups_y_65536", clEnqueueNDRangeKernel(h->q, k, 2, NULL, g3, l3, 0, NULL, NULL),
+           CL_INVALID_GLOBAL_WORK_SIZE);
+    if (clSetKernelArg(k, 1, SIZE_MAX, NULL) == CL_SUCCESS)
+        chk_rc("local_size_max", clEnqueueNDRangeKernel(h->q, k, 1, NULL, &g, &l, 0, NULL, NULL),
+               CL_OUT_OF_RESOURCES);
+    else
+        h_out_chk("local_size_max", 1); /* refused at clSetKernelArg: also right */
+    h_check(clSetKernelArg(k, 1, 64 * sizeof(int), NULL), "clSetKernelArg 1");
+    h_check(clEnqueueNDRangeKernel(h->q, k, 1, NULL, &g, &l, 0, NULL, NULL), "fill");
+    h_read(h, out, sizeof(host), host);
+    for (int i = 0; i < 256; i++)
+        ok &= host[i] == 2 * i;
+    h_out_chk("fill_after_errors", ok);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+/* The edge read; returns the launch's error code. */
+static cl_int edge(struct h_env *h, cl_program p)
+{
+    cl_kernel k = h_kernel(p, "edge");
+    cl_mem out = h_buffer(h, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL);
+    size_t g = 64;
+    int host[64], ok = 1;
+    cl_int rc;
+
+    h_check(clSetKernelArg(k, 0, sizeof(cl_mem), &out), "clSetKernelArg");
+    rc = clEnqueueNDRangeKernel(h->q, k, 1, NULL, &g, NULL, 0, NULL, NULL);
+    if (rc == CL_SUCCESS) {
+        h_read(h, out, sizeof(host), host);
+        for (int i = 0; i < 64; i++)
+            ok &= host[i] == i;
+        h_out_chk("edge_values", ok);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    return rc;
+}
+
+/* Runs this program again with PTXSIM_OPTIONS=ptxsim_memcheck=1; its exit status. */
+static int memcheck_child(const char *self)
+{
+    pid_t pid;
+    int status = 0;
+
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        setenv("PTXSIM_OPTIONS", "ptxsim_memcheck=1", 1);
+        unsetenv("PTXSIM_STATS");
+        execl("/proc/self/exe", self, "memcheck", (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+    struct h_env h;
+    cl_program p;
+
+    h_init(&h);
+    p = h_build(&h, src, "");
+    if (argc > 1 && !strcmp(argv[1], "memcheck")) /* child: the edge read must fault */
+        return edge(&h, p) == CL_OUT_OF_RESOURCES ? 3 : 4;
+    handles(&h, p);
+    sizes(&h, p);
+    chk_rc("edge_read_runs", edge(&h, p), CL_SUCCESS);
+    h_out_chk("edge_read_memcheck_faults", memcheck_child(argv[0]) == 3);
+    clReleaseProgram(p);
+    h_done(&h);
+    return 0;
+}
