@@ -257,6 +257,9 @@ cl_int ocl_event_at(cl_command_queue q, cl_command_type type, cl_ulong t_start, 
 cl_program ocl_program_new(cl_context c, enum ocl_prog_kind kind, cl_int *rc);
 /* Appends a line to p's build log. */
 void ocl_program_log(cl_program p, const char *msg);
+/* Held around every OpenCL C compile, link or lowering: one at a time per process. */
+void ocl_compiler_lock(void);
+void ocl_compiler_unlock(void);
 /* Loads p->ptx into the context's device (p->mod); CL_BUILD_PROGRAM_FAILURE with a log line. */
 cl_int ocl_program_load(cl_program p);
 /* Drops p's executable (module and PTX) before p is compiled or built again. */
