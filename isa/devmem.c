@@ -60,6 +60,7 @@ void isa_devmem_destroy(struct isa_devmem *m)
     free_tree(m->allocs, true);
     free_tree(m->free, false);
     devmem_pages_free(m);
+    devmem_index_free(m);
     free(m);
 }
 
@@ -149,6 +150,10 @@ static int add_rec(struct isa_devmem *m, struct isa_alloc a, uint64_t span)
     r->a = a;
     r->node.key = a.addr;
     r->node.len = span;
+    if (devmem_index_add(m, r)) {
+        free(r);
+        return PS_ENOMEM;
+    }
     isa_atree_insert(&m->allocs, &r->node);
     m->n++;
     m->used += a.size;
@@ -210,22 +215,30 @@ int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum i
     return 0;
 }
 
-/* The allocation whose span holds addr, or NULL. */
-static struct alloc_rec *lookup(const struct isa_devmem *m, uint64_t addr)
+/* The allocation whose span holds addr (its span ends at *span_end), or NULL. */
+static const struct isa_alloc *lookup(const struct isa_devmem *m, uint64_t addr, uint64_t *span_end)
 {
-    struct isa_anode *n = isa_atree_floor(m->allocs, addr);
+    struct isa_anode *n;
 
-    return n && addr - n->key < n->len ? rec_of(n) : NULL;
+    if (addr >= ISA_GLOBAL_BASE && addr < ISA_GLOBAL_END) /* the common case: the index */
+        return devmem_index_find(m, addr, span_end);
+    n = isa_atree_floor(m->allocs, addr);
+    if (!n || addr - n->key >= n->len)
+        return NULL;
+    *span_end = n->key + n->len;
+    return &rec_of(n)->a;
 }
 
 int isa_devmem_free(struct isa_devmem *m, uint64_t addr)
 {
-    struct alloc_rec *r = lookup(m, addr);
+    struct isa_anode *n = isa_atree_floor(m->allocs, addr);
+    struct alloc_rec *r = n && n->key == addr ? rec_of(n) : NULL;
     uint64_t lo, hi, span;
 
-    if (!r || r->a.addr != addr)
+    if (!r)
         return PS_EINVAL;
     span = r->node.len;
+    devmem_index_del(m, r);
     isa_atree_remove(&m->allocs, addr);
     if (r->a.owned) {
         devmem_pages_ref(m, addr, span, -1);
@@ -241,11 +254,12 @@ int isa_devmem_free(struct isa_devmem *m, uint64_t addr)
 
 const struct isa_alloc *isa_devmem_find(const struct isa_devmem *m, uint64_t addr, uint64_t size)
 {
-    struct alloc_rec *r = lookup(m, addr);
+    uint64_t end;
+    const struct isa_alloc *a = lookup(m, addr, &end);
 
-    if (!r || size > r->a.size || addr - r->a.addr > r->a.size - size)
+    if (!a || size > a->size || addr - a->addr > a->size - size)
         return NULL;
-    return &r->a;
+    return a;
 }
 
 uint8_t *isa_devmem_ptr(const struct isa_devmem *m, uint64_t addr, uint64_t size)
@@ -258,27 +272,26 @@ uint8_t *isa_devmem_ptr(const struct isa_devmem *m, uint64_t addr, uint64_t size
 uint8_t *isa_devmem_access(struct isa_devmem *m, uint64_t addr, uint32_t size,
                            const struct isa_alloc **hit)
 {
-    struct alloc_rec *r = lookup(m, addr);
+    uint64_t end = 0;
+    const struct isa_alloc *a = lookup(m, addr, &end);
+    uint8_t *p;
 
     *hit = NULL;
-    if (r && size <= r->a.size && addr - r->a.addr <= r->a.size - size) {
-        *hit = &r->a;
-        return r->a.data + (addr - r->a.addr);
+    if (a && size <= a->size && addr - a->addr <= a->size - size) {
+        *hit = a;
+        return a->data + (addr - a->addr);
     }
     if (m->memcheck)
         return NULL;
-    if (r && r->a.owned && size <= r->node.len && addr - r->a.addr <= r->node.len - size) {
+    if (a && a->owned && size <= end - addr) {
         m->outside++; /* past the end, inside the allocation's 256-byte slot */
-        return r->a.data + (addr - r->a.addr);
+        return a->data + (addr - a->addr);
     }
-    if (r || !devmem_page_mapped(m, addr, size))
+    if (a || !devmem_page_mapped(m, addr, size))
         return NULL;
-    {
-        uint8_t *p = devmem_page_backing(m, addr, size);
-
-        m->outside += p != NULL;
-        return p;
-    }
+    p = devmem_page_backing(m, addr, size);
+    m->outside += p != NULL;
+    return p;
 }
 
 uint64_t isa_devmem_outside_count(const struct isa_devmem *m)
