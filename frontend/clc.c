@@ -119,12 +119,19 @@ static int add_user_options(struct clc_args *a, const char *options, struct ps_e
         char *o = words[i];
         bool pair = (!strcmp(o, "-D") || !strcmp(o, "-I")) && i + 1 < n;
 
-        if (pair) {
+        if (!strcmp(o, "-D") || !strcmp(o, "-I")) {
+            if (!pair) /* clang would report a missing -o argument */
+                rc = ps_err_set(err, PS_EINVAL, "build option '%s' needs a value (%s NAME)", o, o);
+            else
+                rc = add_arg(a, o, err);
+            if (!rc)
+                rc = add_arg(a, words[++i], err);
+        } else if (pair) {
             rc = add_arg(a, o, err);
             if (!rc)
                 rc = add_arg(a, words[++i], err);
-        } else if (!strncmp(o, "-D", 2) || !strncmp(o, "-I", 2) ||
-                   !strncmp(o, "-cl-", 4) || !strcmp(o, "-w") || !strcmp(o, "-Werror")) {
+        } else if (!strncmp(o, "-D", 2) || !strncmp(o, "-I", 2) || !strncmp(o, "-cl-", 4) ||
+                   !strcmp(o, "-w") || !strcmp(o, "-Werror")) {
             if (strcmp(o, "-cl-opt-disable")) /* -cl-kernel-arg-info: clang names the args */
                 rc = add_arg(a, o, err);
         } else {
@@ -281,8 +288,17 @@ static int write_headers(struct clc_tmp *t, const struct clc_header *h, size_t n
 static int compile_source(struct clc_tmp *t, const char *options, char **log, struct ps_err *err)
 {
     static const char *const fixed[] = {
-        PTXSIM_CLANG_PATH, "-x", "cl", "-target", "nvptx64-nvidia-nvcl",
-        "-Xclang", "-finclude-default-header", "-fno-color-diagnostics", "-O2", "-emit-llvm", "-c",
+        PTXSIM_CLANG_PATH,
+        "-x",
+        "cl",
+        "-target",
+        "nvptx64-nvidia-nvcl",
+        "-Xclang",
+        "-finclude-default-header",
+        "-fno-color-diagnostics",
+        "-O2",
+        "-emit-llvm",
+        "-c",
     };
     struct clc_args a = {.argc = 0};
     bool has_std = options && strstr(options, "-cl-std=");
@@ -389,6 +405,27 @@ static int load_prelude(LLVMContextRef ctx, LLVMModuleRef like, LLVMModuleRef *m
     return 0;
 }
 
+/* A definition in pre whose name m also defines (a name the program may not use), or NULL. */
+static const char *clashing_name(LLVMModuleRef m, LLVMModuleRef pre)
+{
+    size_t len;
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(pre); f; f = LLVMGetNextFunction(f)) {
+        const char *name = LLVMGetValueName2(f, &len);
+        LLVMValueRef mine = LLVMGetNamedFunction(m, name);
+
+        if (!LLVMIsDeclaration(f) && mine && !LLVMIsDeclaration(mine))
+            return name;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(pre); g; g = LLVMGetNextGlobal(g)) {
+        const char *name = LLVMGetValueName2(g, &len);
+
+        if (LLVMGetNamedGlobal(m, name) || LLVMGetNamedFunction(m, name))
+            return name;
+    }
+    return NULL;
+}
+
 /* Links the prelude and libclc (whose get_global_id is renamed) into m. */
 static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, struct ps_err *err)
 {
@@ -398,8 +435,20 @@ static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, struct ps_err *err
 
     if (rc)
         return rc;
+    {
+        const char *name = clashing_name(m, pre);
+
+        if (name) {
+            rc = ps_err_set(err, PS_EPARSE,
+                            "the program defines '%s', a name ptxsim reserves for its OpenCL "
+                            "support code; rename it",
+                            name);
+            LLVMDisposeModule(pre);
+            return rc;
+        }
+    }
     if (LLVMLinkModules2(m, pre)) /* takes pre */
-        return ps_err_set(err, PS_EPARSE, "cannot link the prelude");
+        return ps_err_set(err, PS_EPARSE, "cannot link ptxsim's OpenCL support code (prelude)");
     rc = load_bitcode(ctx, PTXSIM_LIBCLC_BC_PATH, &clc, err);
     if (rc)
         return rc;
@@ -719,7 +768,7 @@ static int read_arg_table(LLVMContextRef ctx, LLVMModuleRef m, struct clc_arg_ta
         memset(&t->k[t->n], 0, sizeof(t->k[t->n]));
         rc = read_kernel_args(ctx, f, &t->k[t->n]);
         if (rc != 1)
-            t->n++; /* a partial entry on failure, for clc_arg_table_destroy */
+            t->n++;            /* a partial entry on failure, for clc_arg_table_destroy */
         rc = rc == 1 ? 0 : rc; /* a kernel without names is left out */
     }
     if (rc || !t->n) {
@@ -921,8 +970,8 @@ int clc_compile(const char *src, size_t len, const char *options, char **ptx, ch
 }
 
 int clc_compile_object(const char *src, size_t len, const char *options,
-                       const struct clc_header *headers, size_t nheaders, void **bc,
-                       size_t *bc_len, char **log, struct ps_err *err)
+                       const struct clc_header *headers, size_t nheaders, void **bc, size_t *bc_len,
+                       char **log, struct ps_err *err)
 {
     struct clc_tmp t;
     int rc;
@@ -1029,8 +1078,10 @@ static int translate_spirv(struct clc_tmp *t, char **log, struct ps_err *err)
     int status;
 
     if (!find_spirv_tool(tool, sizeof(tool)))
-        return ps_err_set(err, PS_ENOTSUP, "SPIR-V needs the translator llvm-spirv-14 (Debian package llvm-spirv-14), not found on PATH or as %s",
-                          tool);
+        return ps_err_set(
+            err, PS_ENOTSUP,
+            "SPIR-V needs the translator llvm-spirv-14 (Debian package llvm-spirv-14), not found on PATH or as %s",
+            tool);
     status = run_tool(argv, t->log);
     text = read_all(t->log, NULL);
     if (text)

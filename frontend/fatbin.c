@@ -217,8 +217,7 @@ static int walk(struct walker *w, struct ps_err *err)
     return 0;
 }
 
-static int parse(const void *data, size_t len, size_t bound, struct fatbin *out,
-                 struct ps_err *err)
+static int parse(const void *data, size_t len, size_t bound, struct fatbin *out, struct ps_err *err)
 {
     struct walker w = {.base = data, .len = len, .bound = bound};
     size_t array_bytes;

@@ -16,6 +16,9 @@
  *     discards the value runs (memory is mapped in pages, as on a GPU), and
  *     under -o ptxsim_memcheck=1 (the program runs itself as a child with
  *     PTXSIM_OPTIONS set) the same launch fails with CL_OUT_OF_RESOURCES.
+ *   - messages: a lone "-D" build option is CL_INVALID_BUILD_OPTIONS with a log
+ *     that says it needs a value; a program defining a name of ptxsim's support
+ *     code gets a build log naming it.
  * Prints "I chk_<what> 1" per check (0 fails the test) and the kernel's results.
  */
 #define _GNU_SOURCE
@@ -126,6 +129,39 @@ static cl_int edge(struct h_env *h, cl_program p)
     return rc;
 }
 
+/* Whether p's build log contains text. */
+static int log_has(struct h_env *h, cl_program p, const char *text)
+{
+    static char log[8192];
+
+    log[0] = 0;
+    clGetProgramBuildInfo(p, h->dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+    if (!strstr(log, text))
+        fprintf(stderr, "build log lacks '%s': %s\n", text, log);
+    return strstr(log, text) != NULL;
+}
+
+static void messages(struct h_env *h)
+{
+    static const char *clash = "__constant long __ptxsim_global_offset[3] = {1, 2, 3};\n"
+                               "__kernel void k(__global long *o) { o[0] = __ptxsim_global_offset[0]; }\n";
+    cl_int rc;
+    cl_program p = clCreateProgramWithSource(h->ctx, 1, &src, NULL, &rc);
+
+    h_check(rc, "clCreateProgramWithSource");
+    chk_rc("lone_D", clBuildProgram(p, 1, &h->dev, "-D", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+    h_out_chk("lone_D_log", log_has(h, p, "needs a value"));
+    chk_rc("lone_I", clBuildProgram(p, 1, &h->dev, "-DX=1 -I", NULL, NULL),
+           CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(p);
+    p = clCreateProgramWithSource(h->ctx, 1, &clash, NULL, &rc);
+    h_check(rc, "clCreateProgramWithSource");
+    chk_rc("reserved_name", clBuildProgram(p, 1, &h->dev, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+    h_out_chk("reserved_name_log", log_has(h, p, "'__ptxsim_global_offset'"));
+    clReleaseProgram(p);
+}
+
 /* Runs this program again with PTXSIM_OPTIONS=ptxsim_memcheck=1; its exit status. */
 static int memcheck_child(const char *self)
 {
@@ -156,6 +192,7 @@ int main(int argc, char **argv)
         return edge(&h, p) == CL_OUT_OF_RESOURCES ? 3 : 4;
     handles(&h, p);
     sizes(&h, p);
+    messages(&h);
     chk_rc("edge_read_runs", edge(&h, p), CL_SUCCESS);
     h_out_chk("edge_read_memcheck_faults", memcheck_child(argv[0]) == 3);
     clReleaseProgram(p);
