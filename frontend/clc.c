@@ -130,8 +130,8 @@ static int add_user_options(struct clc_args *a, const char *options, struct ps_e
             rc = add_arg(a, o, err);
             if (!rc)
                 rc = add_arg(a, words[++i], err);
-        } else if (!strncmp(o, "-D", 2) || !strncmp(o, "-I", 2) || !strncmp(o, "-cl-", 4) ||
-                   !strcmp(o, "-w") || !strcmp(o, "-Werror")) {
+        } else if (!strncmp(o, "-D", 2) || !strncmp(o, "-I", 2) ||
+                   !strncmp(o, "-cl-", 4) || !strcmp(o, "-w") || !strcmp(o, "-Werror")) {
             if (strcmp(o, "-cl-opt-disable")) /* -cl-kernel-arg-info: clang names the args */
                 rc = add_arg(a, o, err);
         } else {
@@ -288,17 +288,8 @@ static int write_headers(struct clc_tmp *t, const struct clc_header *h, size_t n
 static int compile_source(struct clc_tmp *t, const char *options, char **log, struct ps_err *err)
 {
     static const char *const fixed[] = {
-        PTXSIM_CLANG_PATH,
-        "-x",
-        "cl",
-        "-target",
-        "nvptx64-nvidia-nvcl",
-        "-Xclang",
-        "-finclude-default-header",
-        "-fno-color-diagnostics",
-        "-O2",
-        "-emit-llvm",
-        "-c",
+        PTXSIM_CLANG_PATH, "-x", "cl", "-target", "nvptx64-nvidia-nvcl",
+        "-Xclang", "-finclude-default-header", "-fno-color-diagnostics", "-O2", "-emit-llvm", "-c",
     };
     struct clc_args a = {.argc = 0};
     bool has_std = options && strstr(options, "-cl-std=");
@@ -768,7 +759,7 @@ static int read_arg_table(LLVMContextRef ctx, LLVMModuleRef m, struct clc_arg_ta
         memset(&t->k[t->n], 0, sizeof(t->k[t->n]));
         rc = read_kernel_args(ctx, f, &t->k[t->n]);
         if (rc != 1)
-            t->n++;            /* a partial entry on failure, for clc_arg_table_destroy */
+            t->n++; /* a partial entry on failure, for clc_arg_table_destroy */
         rc = rc == 1 ? 0 : rc; /* a kernel without names is left out */
     }
     if (rc || !t->n) {
@@ -970,8 +961,8 @@ int clc_compile(const char *src, size_t len, const char *options, char **ptx, ch
 }
 
 int clc_compile_object(const char *src, size_t len, const char *options,
-                       const struct clc_header *headers, size_t nheaders, void **bc, size_t *bc_len,
-                       char **log, struct ps_err *err)
+                       const struct clc_header *headers, size_t nheaders, void **bc,
+                       size_t *bc_len, char **log, struct ps_err *err)
 {
     struct clc_tmp t;
     int rc;
@@ -1078,10 +1069,8 @@ static int translate_spirv(struct clc_tmp *t, char **log, struct ps_err *err)
     int status;
 
     if (!find_spirv_tool(tool, sizeof(tool)))
-        return ps_err_set(
-            err, PS_ENOTSUP,
-            "SPIR-V needs the translator llvm-spirv-14 (Debian package llvm-spirv-14), not found on PATH or as %s",
-            tool);
+        return ps_err_set(err, PS_ENOTSUP, "SPIR-V needs the translator llvm-spirv-14 (Debian package llvm-spirv-14), not found on PATH or as %s",
+                          tool);
     status = run_tool(argv, t->log);
     text = read_all(t->log, NULL);
     if (text)
