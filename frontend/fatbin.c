@@ -28,7 +28,9 @@
  * and counts, the second fills one allocation that holds the entry array
  * followed by the NUL-terminated identifier copies.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
 #include <link.h>
 #include "frontend/fatbin.h"
 
