@@ -19,6 +19,9 @@
  *   - messages: a lone "-D" build option is CL_INVALID_BUILD_OPTIONS with a log
  *     that says it needs a value; a program defining a name of ptxsim's support
  *     code gets a build log naming it.
+ *   - exit() while another thread runs an endless kernel: the process exits at
+ *     once (a child run of this program, given 30 s) and its statistics say
+ *     "truncated": true.
  * Prints "I chk_<what> 1" per check (0 fails the test) and the kernel's results.
  */
 #define _GNU_SOURCE
@@ -26,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +43,11 @@ static const char *src =
     "    l[get_local_id(0)] = (int)i;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    o[i] = l[get_local_id(0)] * 2;\n"
+    "}\n"
+    "__kernel void spin(__global volatile int *f)\n"
+    "{\n"
+    "    while (f[0] == 0)\n"
+    "        ;\n"
     "}\n"
     "__kernel void edge(__global int *o)\n"
     "{\n"
@@ -162,6 +172,73 @@ static void messages(struct h_env *h)
     clReleaseProgram(p);
 }
 
+static struct h_env *g_h;
+static cl_program g_p;
+
+static void *spin_thread(void *arg)
+{
+    cl_kernel k = h_kernel(g_p, "spin");
+    cl_mem f = h_buffer(g_h, CL_MEM_READ_WRITE, sizeof(int), NULL);
+    int zero = 0;
+    size_t g = 1;
+
+    (void)arg;
+    h_check(clEnqueueWriteBuffer(g_h->q, f, CL_TRUE, 0, sizeof(int), &zero, 0, NULL, NULL),
+            "clEnqueueWriteBuffer");
+    clSetKernelArg(k, 0, sizeof(cl_mem), &f);
+    clEnqueueNDRangeKernel(g_h->q, k, 1, NULL, &g, &g, 0, NULL, NULL);
+    return NULL;
+}
+
+/* The child of exit_check: exit() while spin runs in another thread. */
+static int exit_child(struct h_env *h, cl_program p)
+{
+    pthread_t t;
+
+    g_h = h;
+    g_p = p;
+    pthread_create(&t, NULL, spin_thread, NULL);
+    usleep(300 * 1000);
+    exit(0);
+}
+
+/* Runs this program as `exit` child with PTXSIM_STATS set; whether it behaved. */
+static int exit_check(const char *self)
+{
+    char stats[] = "/tmp/ptxsim-ocl-exit.XXXXXX", buf[8192] = "";
+    int fd = mkstemp(stats), status = -1, waited = 0;
+    pid_t pid;
+    FILE *f;
+
+    if (fd < 0)
+        return 0;
+    close(fd);
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        setenv("PTXSIM_STATS", stats, 1);
+        execl("/proc/self/exe", self, "exit", (char *)NULL);
+        _exit(127);
+    }
+    while (waitpid(pid, &status, WNOHANG) == 0 && waited < 30000) {
+        usleep(20 * 1000);
+        waited += 20;
+    }
+    if (waited >= 30000) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        fprintf(stderr, "exit: the child did not exit within 30 s\n");
+    }
+    if ((f = fopen(stats, "r"))) {
+        buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
+        fclose(f);
+    }
+    unlink(stats);
+    if (!strstr(buf, "\"truncated\": true"))
+        fprintf(stderr, "exit: the statistics are not marked truncated: %.200s\n", buf);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 && strstr(buf, "\"truncated\": true");
+}
+
 /* Runs this program again with PTXSIM_OPTIONS=ptxsim_memcheck=1; its exit status. */
 static int memcheck_child(const char *self)
 {
@@ -190,11 +267,14 @@ int main(int argc, char **argv)
     p = h_build(&h, src, "");
     if (argc > 1 && !strcmp(argv[1], "memcheck")) /* child: the edge read must fault */
         return edge(&h, p) == CL_OUT_OF_RESOURCES ? 3 : 4;
+    if (argc > 1 && !strcmp(argv[1], "exit"))
+        return exit_child(&h, p);
     handles(&h, p);
     sizes(&h, p);
     messages(&h);
     chk_rc("edge_read_runs", edge(&h, p), CL_SUCCESS);
     h_out_chk("edge_read_memcheck_faults", memcheck_child(argv[0]) == 3);
+    h_out_chk("exit_while_kernel_runs", exit_check(argv[0]));
     clReleaseProgram(p);
     h_done(&h);
     return 0;
