@@ -36,8 +36,11 @@ static void parse_and_decode(const uint8_t *data, size_t size)
 {
     struct fatbin fb;
     struct ps_err err;
-    int rc = fatbin_parse(data, size, &fb, &err);
+    int rc;
 
+    if (!size) /* length 0 means "unknown, trust the header" (registration wrappers) */
+        return;
+    rc = fatbin_parse(data, size, &fb, &err);
     check_error(rc, &err, "fatbin_parse");
     if (rc)
         return;
