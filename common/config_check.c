@@ -263,6 +263,9 @@ static int check_nonempty(const struct ps_config *c, struct ps_err *err)
         if (!s[0])
             return ps_err_set(err, PS_EINVAL, "-%s must not be empty", strs[k].name);
     }
+    if (strcmp(c->ptxsim_report, "compact") && strcmp(c->ptxsim_report, "full"))
+        return ps_err_set(err, PS_EINVAL, "-ptxsim_report is '%s'; it must be compact or full",
+                          c->ptxsim_report);
     return 0;
 }
 

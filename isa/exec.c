@@ -4,6 +4,7 @@
  * control and synchronisation instructions to the exec_*.c files.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "isa/alu.h"
@@ -21,6 +22,20 @@ static void thread_of(const struct isa_warp *w, uint32_t lane, uint32_t tid[3])
     tid[2] = t / (L->block[0] * L->block[1]);
 }
 
+/* ", source FILE:LINE" from the instruction's .loc (nvcc -lineinfo), or "" without one. */
+static void source_of(const struct isa_module *m, const struct isa_instr *in, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!in || !in->loc_file || !in->loc_line)
+        return;
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].id == in->loc_file && m->files[i].name) {
+            snprintf(buf, len, ", source %s:%u", m->files[i].name, in->loc_line);
+            return;
+        }
+    snprintf(buf, len, ", source file %u line %u", in->loc_file, in->loc_line);
+}
+
 int isa_fault(struct isa_warp *w, uint32_t lane, int code, uint64_t addr, const char *fmt, ...)
 {
     struct isa_launch *L = w->cta->L;
@@ -31,19 +46,20 @@ int isa_fault(struct isa_warp *w, uint32_t lane, int code, uint64_t addr, const 
     uint32_t pc = w->sp ? w->st[w->sp - 1].pc : 0;
     const struct isa_instr *in = pc < f->ninstrs ? &f->instrs[pc] : NULL;
     uint32_t tid[3];
-    char msg[PS_ERR_MSG_MAX];
+    char msg[PS_ERR_MSG_MAX], src[PS_ERR_FILE_MAX + 32];
     va_list ap;
 
     if (!err)
         return code;
     thread_of(w, lane, tid);
+    source_of(L->p->m, in, src, sizeof(src));
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     ps_err_set_at(err, code, L->p->m->source_name, in ? in->line : 0, in ? in->col : 0,
-                  "%s in kernel '%s'%s%s, CTA (%u,%u,%u), thread (%u,%u,%u)", msg, k->name,
+                  "%s in kernel '%s'%s%s, CTA (%u,%u,%u), thread (%u,%u,%u)%s", msg, k->name,
                   f != k ? ", function " : "", f != k ? f->name : "", w->cta->ctaid[0],
-                  w->cta->ctaid[1], w->cta->ctaid[2], tid[0], tid[1], tid[2]);
+                  w->cta->ctaid[1], w->cta->ctaid[2], tid[0], tid[1], tid[2], src);
     err->has_fault = 1;
     snprintf(err->fault.kernel, sizeof(err->fault.kernel), "%s", k->name);
     err->fault.ptx_line = in ? in->line : 0;
@@ -391,7 +407,8 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     op = (enum isa_op)x.in->op;
     w->insts++;
     x.L->warp_insts++;
-    x.L->thread_insts += (uint64_t)__builtin_popcount(x.active);
+    /* Lanes the guard predicate turns off do not count (as GPGPU-Sim's gpu_sim_insn). */
+    x.L->thread_insts += (uint64_t)__builtin_popcount(x.exec);
     if (info) {
         memset(info, 0, sizeof(*info) - sizeof(info->addr));
         info->fidx = x.fr->fidx;

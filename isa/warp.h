@@ -52,6 +52,8 @@ struct isa_kimage {
     uint32_t dyn_off;       /* where .extern .shared arrays start */
     uint32_t stack_bytes;   /* per-thread local memory the kernel needs */
     uint32_t regs_est;      /* isa_reg_pressure of the kernel, 0 until first asked */
+    uint32_t regs_hw;       /* registers per thread ptxas gave it (from a cubin), 0 = unknown */
+    uint32_t regs_hw_sm;    /* the cubin's architecture, e.g. 75 */
     bool ready;
 };
 

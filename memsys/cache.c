@@ -143,6 +143,20 @@ static char eff_wpol(const struct mem_cache *c, const struct mem_req *r)
     return c->g.wpol;
 }
 
+bool mem_cache_forwards_write(struct mem_cache *c, const struct mem_req *r)
+{
+    char wp = eff_wpol(c, r);
+    struct probe p;
+
+    if (wp == 'R')
+        return true;
+    probe(c, r, &p);
+    if (p.idx != NONE && !(p.need & ~c->lines[p.idx].valid))
+        return wp != 'B'; /* a hit: write-through sends it on */
+    /* a miss: without write-allocate it goes on, else as the write policy says */
+    return (c->g.walloc != 'L' && c->g.walloc != 'W' && c->g.walloc != 'F') || wp != 'B';
+}
+
 static void touch(struct mem_cache *c, const struct mem_req *r, const struct probe *p, uint64_t now)
 {
     c->lines[p->idx].last_use = now;
@@ -540,6 +554,14 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
 {
     if (res == MEM_RESFAIL)
         return;
+    /*
+     * An L1 passes .cg loads and atomics straight to the L2; GPGPU-Sim's
+     * L1D never sees them, so they are not L1 accesses here either.
+     */
+    if (c->l1 && (r->type == MEM_ATOMIC || r->cacheop == CACHEOP_CG)) {
+        c->st.uncached++;
+        return;
+    }
     if (c->obs && res != MEM_SENT)
         /* A merge into a pending MSHR is not a new miss (CCWS probes its VTA on new misses). */
         c->obs(c->obs_ctx, res == MEM_MISS ? MEM_OBS_MISS : MEM_OBS_HIT, r,
@@ -549,6 +571,10 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
         c->st.reads++;
     else if (r->type == MEM_WRITE)
         c->st.writes++;
+    if (r->type == MEM_READ) { /* the read/write split of GPGPU-Sim's breakdown */
+        c->st.rd_hits += res == MEM_HIT;
+        c->st.rd_hit_reserved += res == MEM_HIT_RESERVED;
+    }
     if (res == MEM_HIT)
         c->st.hits++;
     else if (res == MEM_SENT)

@@ -78,6 +78,8 @@ struct mem_cache_stats {
     uint64_t fills, evictions, writebacks;
     uint64_t evict_noreuse;       /* valid lines evicted without a hit since their allocation */
     uint64_t stall_bypassed;      /* reads sent down uncached when they could not allocate */
+    uint64_t uncached;            /* L1: .cg reads and atomics passed down; not accesses (GPGPU-Sim) */
+    uint64_t rd_hits, rd_hit_reserved;    /* the reads among hits and hit_reserved */
     uint64_t pol[MEM_CACHE_POL_COUNTERS]; /* the replacement policy's own counters */
 };
 
@@ -142,6 +144,20 @@ bool mem_cache_busy(const struct mem_cache *c);
 
 /* Drops every clean line; dirty lines are queued as write-backs (kernel end for the L1D). */
 void mem_cache_invalidate(struct mem_cache *c);
+/*
+ * Whether write r, if c accepts it now, goes on to the next level: write-
+ * through hits, and misses without write-allocate or under write-through.
+ */
+bool mem_cache_forwards_write(struct mem_cache *c, const struct mem_req *r);
+/*
+ * Marks the sectors `mask` of addr's line present, as if data had passed
+ * through the cache outside a kernel (GPGPU-Sim's -gpgpu_perf_sim_memcpy:
+ * host copies update the L2's tags). A missing line takes the policy's
+ * victim, dropped without a write-back (the copy moves no simulated
+ * traffic); a line with a fetch in flight, or a set with every way
+ * reserved, is left alone.
+ */
+void mem_cache_warm(struct mem_cache *c, uint64_t addr, uint8_t mask, uint64_t now);
 
 const struct mem_cache_stats *mem_cache_get_stats(const struct mem_cache *c);
 const struct mem_cache_geom *mem_cache_get_geom(const struct mem_cache *c);

@@ -374,6 +374,31 @@ void mem_cache_invalidate(struct mem_cache *c)
     }
 }
 
+void mem_cache_warm(struct mem_cache *c, uint64_t addr, uint8_t mask, uint64_t now)
+{
+    uint64_t line = addr >> c->line_shift;
+    uint32_t set = mem_cache_set_of(c, addr), base = set * c->g.assoc, idx = NONE;
+    struct mem_req r = {.addr = line << c->line_shift, .type = MEM_WRITE, .space = MEM_GLOBAL};
+
+    if (!c->sectored)
+        mask = 1;
+    for (uint32_t w = 0; w < c->g.assoc && idx == NONE; w++)
+        if ((c->lines[base + w].valid | c->lines[base + w].pending) &&
+            c->lines[base + w].tag == line)
+            idx = base + w;
+    if (idx == NONE) {
+        if ((idx = mem_cache_pick_victim(c, set, now)) == NONE)
+            return;
+        c->lines[idx].dirty = 0;
+        mem_cache_evict(c, idx, set, now);
+        mem_cache_install(c, idx, line, &r, now);
+    } else if (c->lines[idx].pending) {
+        return;
+    }
+    c->lines[idx].valid |= mask;
+    c->lines[idx].last_use = now;
+}
+
 /* ---- life cycle ---- */
 
 static int alloc_arrays(struct mem_cache *c)

@@ -56,6 +56,27 @@ static void add_line(struct mem_req *out, uint32_t *n, uint64_t base, uint32_t m
     (*n)++;
 }
 
+/*
+ * Fermi's transaction sizing: a 128-byte request whose sectors all lie in
+ * one 64-byte half shrinks to that half, and a 64-byte one with one sector
+ * to that sector (GPGPU-Sim's rule for -gpgpu_coalesce_arch 20). A store of
+ * a few scattered bytes then moves 32 bytes of data, not a whole line.
+ */
+static void shrink(struct mem_req *r)
+{
+    uint32_t m = r->sector_mask & 0xf, half;
+
+    if (r->bytes != 4 * MEM_SECTOR_BYTES || !m || ((m & 0x3) && (m & 0xc)))
+        return;
+    half = m & 0x3 ? 0 : 2;
+    r->bytes = 2 * MEM_SECTOR_BYTES;
+    r->addr += half * MEM_SECTOR_BYTES;
+    if (__builtin_popcount(m) == 1) {
+        r->bytes = MEM_SECTOR_BYTES;
+        r->addr += (m >> half & 1 ? 0 : 1) * MEM_SECTOR_BYTES;
+    }
+}
+
 uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line_bytes,
                       const struct mem_req *tmpl, struct mem_req *out)
 {
@@ -78,6 +99,8 @@ uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
             add_line(out, &n, base, sectors(lo, hi, line_bytes), line_bytes, tmpl);
         }
     }
+    for (uint32_t i = 0; i < n; i++)
+        shrink(&out[i]);
     return n;
 }
 

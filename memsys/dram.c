@@ -92,6 +92,20 @@ static bool is_write(const struct mem_req *r)
     return r->type == MEM_WRITE;
 }
 
+/*
+ * Data bursts a request needs. With sector bursts (GPGPU-Sim's model) every
+ * 32-byte sector a read fetches is a command of its own and occupies the
+ * bus for a whole burst, however few of the burst's bytes it uses.
+ */
+static uint32_t bursts_of(const struct mem_dram *d, const struct mem_req *r)
+{
+    uint64_t unit = d->p.sector_bursts && !is_write(r) ? MEM_SECTOR_BYTES : d->burst_bytes;
+
+    if (unit > d->burst_bytes)
+        unit = d->burst_bytes;
+    return r->bytes > unit ? (uint32_t)(((uint64_t)r->bytes + unit - 1) / unit) : 1;
+}
+
 static int check_params(const struct mem_dram_params *p, struct ps_err *err)
 {
     const struct mem_dram_timing *t = &p->t;
@@ -231,9 +245,7 @@ void mem_dram_push(struct mem_dram *d, const struct mem_req *r)
     e->req.bank = r->bank % d->p.t.nbk;
     e->seq = d->seq++;
     e->t_push = d->now;
-    e->bursts_left = r->bytes > d->burst_bytes
-                         ? (uint32_t)(((uint64_t)r->bytes + d->burst_bytes - 1) / d->burst_bytes)
-                         : 1;
+    e->bursts_left = bursts_of(d, r);
     e->started = e->activated = false;
     bk = &d->bank[e->req.bank];
     e->next = NIL;

@@ -31,6 +31,7 @@ struct mem_dram_params {
     uint32_t chips;          /* chips per channel */
     uint32_t data_cmd_ratio; /* data beats per command cycle */
     uint32_t bnkgrp_indexing;/* -dram_bnkgrp_indexing_policy: 0 high bank bits, 1 low bank bits */
+    bool sector_bursts;      /* a read takes one burst per 32-byte sector (GPGPU-Sim) */
 };
 
 struct mem_dram_stats {

@@ -18,6 +18,8 @@ struct subpart {
     struct mem_fifo to_dram; /* L2 misses and write-backs for the channel */
     struct mem_fifo replies; /* answers waiting for the reply network */
     uint64_t reads, writes, atomics, dram_stall;
+    uint64_t warm_seq;  /* sectors host copies marked here: their LRU clock offset */
+    uint64_t port_free; /* L2 cycle from which the slice takes its next access */
 };
 
 struct chan {
@@ -38,6 +40,15 @@ struct mem_system {
 uint32_t mem_req_request_bytes(const struct mem_req *r)
 {
     return r->type == MEM_READ ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
+}
+
+uint32_t mem_req_ack_count(const struct mem_req *r)
+{
+    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
+
+    if (r->type != MEM_WRITE || r->is_writeback)
+        return 0;
+    return n ? n : 1;
 }
 
 uint32_t mem_req_reply_bytes(const struct mem_req *r)
@@ -149,6 +160,29 @@ void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r)
     mem_icnt_push(ms->req, sm, r->part, r, mem_req_request_bytes(r));
 }
 
+void mem_system_warm_l2(struct mem_system *ms, uint64_t addr, uint64_t bytes)
+{
+    uint64_t end = addr + bytes;
+
+    if (end < addr)
+        end = UINT64_MAX;
+    /*
+     * One 32-byte sector at a time, as GPGPU-Sim walks a copy; each sector a
+     * slice marks counts one more in that slice's LRU clock offset.
+     */
+    for (uint64_t a = addr & ~(uint64_t)(MEM_SECTOR_BYTES - 1); a < end; a += MEM_SECTOR_BYTES) {
+        struct mem_req r = {.addr = a, .bytes = MEM_SECTOR_BYTES, .type = MEM_WRITE};
+
+        struct subpart *s;
+
+        mem_addrmap_decode(&ms->p.amap, &r);
+        s = &ms->sp[r.part % ms->nparts];
+        mem_cache_warm(s->l2, a, (uint8_t)(1u << (a % 128 / 32)), ms->l2_now + s->warm_seq++);
+        if (a > UINT64_MAX - MEM_SECTOR_BYTES)
+            break;
+    }
+}
+
 bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out)
 {
     return mem_icnt_pop(ms->reply, sm, out);
@@ -171,7 +205,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     struct mem_req *r = mem_fifo_head(&s->rop, ms->l2_now), q;
     enum mem_cache_result res;
 
-    if (!r)
+    if (!r || s->port_free > ms->l2_now)
         return;
     q = *r;
     if (q.type == MEM_ATOMIC) {
@@ -181,13 +215,23 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     }
     if (q.type == MEM_READ && mem_fifo_full(&s->replies))
         return;
+    if (s->replies.cap - s->replies.n < mem_req_ack_count(&q))
+        return;
     res = mem_cache_access(s->l2, &q, ms->l2_now);
     if (res == MEM_RESFAIL)
         return;
+    /*
+     * A sectored L2 takes a request as one access per 32-byte sector, one a
+     * cycle (GPGPU-Sim splits a line request into sector requests).
+     */
+    if (ms->p.l2.kind == 'S' && (q.sector_mask & 0xf))
+        s->port_free = ms->l2_now + (uint32_t)__builtin_popcount(q.sector_mask & 0xf);
     s->reads += r->type == MEM_READ;
     s->writes += r->type == MEM_WRITE;
     s->atomics += r->type == MEM_ATOMIC;
     if (res == MEM_HIT && q.type == MEM_READ)
+        mem_fifo_push(&s->replies, &q, 0);
+    for (uint32_t k = mem_req_ack_count(&q); k > 0; k--)
         mem_fifo_push(&s->replies, &q, 0);
     mem_fifo_pop(&s->rop);
 }
@@ -213,8 +257,10 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
         mem_icnt_push(ms->reply, i, q->sm, q, bytes);
         mem_fifo_pop(&s->replies);
     }
-    while (!mem_fifo_full(&s->replies) && mem_cache_pop_ready(s->l2, &r))
+    while (!mem_fifo_full(&s->replies) && mem_cache_pop_ready(s->l2, &r)) {
+        r.l2_miss = true;
         mem_fifo_push(&s->replies, &r, 0);
+    }
     l2_lookup(ms, s);
     while (!mem_fifo_full(&s->rop) && mem_icnt_pop(ms->req, i, &r))
         mem_fifo_push(&s->rop, &r, ms->l2_now + ms->p.rop_latency);

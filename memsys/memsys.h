@@ -43,12 +43,21 @@ struct mem_system;
 
 struct mem_system *mem_system_create(const struct mem_system_params *p, struct ps_err *err);
 void mem_system_destroy(struct mem_system *ms);
+/* Host copy of [addr, addr + bytes): the L2 slices that own it mark its sectors present. */
+void mem_system_warm_l2(struct mem_system *ms, uint64_t addr, uint64_t bytes);
 
 /* Control bytes of a packet header. */
 #define MEM_CTRL_BYTES 8u
 /* Payload bytes r puts on the request / reply network. */
 uint32_t mem_req_request_bytes(const struct mem_req *r);
 uint32_t mem_req_reply_bytes(const struct mem_req *r);
+/*
+ * Acknowledgements the L2 sends for request r: a store from an SM gets a
+ * header-only reply per 32-byte sector once the L2 has taken it (GPGPU-Sim
+ * splits a store into sector requests and acknowledges each); reads,
+ * atomics (answered with data) and write-backs of evicted lines get none.
+ */
+uint32_t mem_req_ack_count(const struct mem_req *r);
 
 /* SM side (called from the core clock). */
 bool mem_system_can_send(const struct mem_system *ms, uint32_t sm, const struct mem_req *r);

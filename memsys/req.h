@@ -24,6 +24,7 @@ struct mem_req {
     uint8_t cacheop;      /* enum isa_cacheop value of the instruction (0 = default .ca) */
     bool is_writeback;    /* an eviction of a dirty line, no reply expected */
     bool l2_atomic;       /* an atomic that the L2 looks up as a read (set by the memory system) */
+    bool l2_miss;         /* answered after an L2 miss or a merge into one (statistics) */
     uint16_t sm;          /* issuing SM */
     uint16_t warp;        /* SM-local warp slot */
     uint32_t pc;          /* instruction index in its function (for PC-indexed policies) */

@@ -172,6 +172,18 @@ const char *ptxsim_module_kernel_name(const struct ptxsim_module *m, uint32_t i)
     return NULL;
 }
 
+int ptxsim_module_set_kernel_regs(struct ptxsim_module *m, const char *name, uint32_t regs,
+                                  uint32_t sm)
+{
+    uint32_t k = isa_program_find_kernel(m->prog, name);
+
+    if (k == UINT32_MAX)
+        return PS_ENOTFOUND;
+    m->prog->ki[k].regs_hw = regs;
+    m->prog->ki[k].regs_hw_sm = sm;
+    return 0;
+}
+
 int ptxsim_kernel_info(struct ptxsim_module *m, const char *name, struct ptxsim_kernel_info *info)
 {
     const struct isa_module *mod = isa_program_module(m->prog);
@@ -184,8 +196,8 @@ int ptxsim_kernel_info(struct ptxsim_module *m, const char *name, struct ptxsim_
         return ps_err_set(&m->d->last, PS_ENOTFOUND, "no kernel named '%s'", name);
     f = mod->funcs[k];
     if (f->nparams > PTXSIM_MAX_PARAMS)
-        return ps_err_set(&m->d->last, PS_ENOTSUP, "kernel '%s' has more than %d parameters",
-                          name, PTXSIM_MAX_PARAMS);
+        return ps_err_set(&m->d->last, PS_ENOTSUP, "kernel '%s' has more than %d parameters", name,
+                          PTXSIM_MAX_PARAMS);
     if (isa_resources_of(mod, k, &r))
         return ps_err_set(&m->d->last, PS_ENOMEM, "out of memory");
     info->name = f->name;
@@ -243,18 +255,27 @@ int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, 
 
 int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
 {
-    return isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);
+    int rc = isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);
+
+    if (!rc && d->gpu)
+        tm_gpu_host_copy(d->gpu, dst, n);
+    return rc;
 }
 
 int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n)
 {
-    return isa_devmem_read(isa_device_mem(d->dev), src, dst, n, &d->last);
+    int rc = isa_devmem_read(isa_device_mem(d->dev), src, dst, n, &d->last);
+
+    if (!rc && d->gpu)
+        tm_gpu_host_copy(d->gpu, src, n);
+    return rc;
 }
 
 int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n)
 {
     struct isa_devmem *mem = isa_device_mem(d->dev);
-    uint8_t *s = n ? isa_devmem_ptr(mem, src, n) : NULL, *t = n ? isa_devmem_ptr(mem, dst, n) : NULL;
+    uint8_t *s = n ? isa_devmem_ptr(mem, src, n) : NULL,
+            *t = n ? isa_devmem_ptr(mem, dst, n) : NULL;
 
     if (!n)
         return 0;

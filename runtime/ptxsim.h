@@ -77,6 +77,14 @@ struct ptxsim_kernel_info {
     uint32_t reqntid[3], maxntid[3]; /* 0 when not given */
 };
 
+/*
+ * Records the registers per thread ptxas gave kernel `name` in a cubin for
+ * sm_<sm>; the timing model then sizes the kernel's CTAs with it instead of
+ * its PTX liveness estimate. PS_ENOTFOUND when m has no such kernel.
+ */
+int ptxsim_module_set_kernel_regs(struct ptxsim_module *m, const char *name, uint32_t regs,
+                                  uint32_t sm);
+
 /* Number of kernels in m, and the name of kernel i. */
 uint32_t ptxsim_module_kernel_count(const struct ptxsim_module *m);
 const char *ptxsim_module_kernel_name(const struct ptxsim_module *m, uint32_t i);
@@ -137,14 +145,26 @@ const struct tm_stats *ptxsim_timing_total(const struct ptxsim_device *d);
 const struct ps_config *ptxsim_timing_config(const struct ptxsim_device *d);
 
 /*
- * Builds a configuration: defaults, then the machine `config` (a file path,
- * or a name looked up in $PTXSIM_CONFIG_DIR, the installed configs and the
- * source tree's configs/), then the "name=value" overrides in `overrides`
- * (one per line; may be NULL). On error err says which step failed.
+ * Builds a configuration: defaults, then the machine `config` (an existing
+ * file, or a name looked up in $PTXSIM_CONFIG_DIR, the installed configs and
+ * the source tree's configs/), then the "name=value" overrides in `overrides`
+ * (one per line; may be NULL). The result is checked as the timing model
+ * checks it when it starts (tm_gpu_check: policy names and arguments, cache,
+ * DRAM and address-map strings, output files). On error err says which step
+ * failed, with the file:line:col of the option's line in the config file or
+ * "-o name=value" as its file when an override set it.
  */
 int ptxsim_config_build(const char *config, const char *overrides, struct ps_config *out,
                         struct ps_err *err);
 /* Path of a machine description by name or path (into buf); PS_ENOTFOUND if none. */
 int ptxsim_config_find(const char *config, char *buf, size_t len, struct ps_err *err);
+/* The machine used when none is named: "gpgpusim.config" when the working directory has
+ * one (GPGPU-Sim's convention), else "gtx480". */
+const char *ptxsim_config_default(void);
+/* One warning line per GPGPU-Sim switch that is on although ptxsim does not model it
+ * (power model, visualiser, tracing, PTXPlus, ...). */
+void ptxsim_config_warn(const struct ps_config *c, const char *who, FILE *out);
+/* Writes "who: file:line:col: error: message" (the parts that are known) to out. */
+void ptxsim_config_perror(const char *who, const struct ps_err *err, FILE *out);
 
 #endif

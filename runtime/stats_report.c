@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "runtime/stats_report.h"
+#include "runtime/stats_text.h"
 
 static void put_string(FILE *fp, const char *s)
 {
@@ -47,9 +48,11 @@ static void put_kernel(FILE *fp, const struct ptxsim_kstat *k, bool last)
             ", \"cycles\": %llu, \"thread_insn\": %llu, \"warp_insn\": %llu, \"ipc\": %.6f, "
             "\"wall_s\": %.6f, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]%s%s\n",
             (unsigned long long)k->cycles, (unsigned long long)k->thread_insn,
-            (unsigned long long)k->warp_insn, ipc(k->thread_insn, k->cycles), k->wall_s,
-            k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
-            k->timed ? "," : "}", k->timed ? "" : last ? "" : ",");
+            (unsigned long long)k->warp_insn, ipc(k->thread_insn, k->cycles), k->wall_s, k->grid[0],
+            k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->timed ? "," : "}",
+            k->timed ? ""
+            : last   ? ""
+                     : ",");
     if (k->timed) {
         fprintf(fp, "     \"timing\":\n");
         tm_stats_print_json(&k->tm, fp, 5);
@@ -119,22 +122,8 @@ static bool timing_total(const struct ptxsim_kstat *ks, size_t n, struct tm_stat
     return any;
 }
 
-/* The GPGPU-Sim-style text report on stderr (stdout belongs to the program). */
-static void text_report(const struct ptxsim_kstat *k, size_t n, const struct tm_stats *total)
-{
-    for (size_t i = 0; i < n; i++)
-        if (k[i].timed) {
-            char what[32];
-
-            snprintf(what, sizeof(what), "kernel %zu", i + 1);
-            tm_stats_print_text(&k[i].tm, what, stderr);
-        }
-    tm_stats_print_text(total, "total", stderr);
-}
-
-void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns,
-                         uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
-                         const char *who)
+void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns, uint64_t copy_bytes,
+                         const struct ps_config *cfg, const char *path, const char *who)
 {
     struct ptxsim_run_notes none = {NULL, 0};
 
@@ -149,8 +138,9 @@ void ptxsim_stats_report_notes(const struct ptxsim_kstat *k, size_t n, double si
     struct tm_stats total;
     bool timed = timing_total(k, n, &total);
 
+    /* The text goes to stderr: stdout belongs to the program. */
     if (timed && cfg->ptxsim_print_stats)
-        text_report(k, n, &total);
+        ptxsim_stats_text(k, n, &total, !strcmp(cfg->ptxsim_report, "full"), stderr);
     if (notes->outside_accesses)
         fprintf(stderr,
                 "%s: %llu device accesses fell outside every allocation (inside mapped pages, "

@@ -17,6 +17,7 @@
 #include "policies/registry.h"
 #include "timing/gpu.h"
 #include "timing/l1d_trace.h"
+#include "timing/line_stats.h"
 #include "timing/sm.h"
 
 enum { D_CORE, D_ICNT, D_L2, D_DRAM, D_COUNT };
@@ -39,12 +40,14 @@ struct tm_gpu {
     void *l1_shared;    /* the L1D policy's GPU-wide state, or NULL */
     FILE *l1d_trace;    /* -ptxsim_l1d_trace, or NULL */
     FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
+    struct tm_lines *lines; /* -enable_ptx_file_line_stats, or NULL */
     uint64_t core_now, dram_now;
     uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
     uint64_t warp_seq;
     uint64_t warp_insts, thread_insts, ctas, kernels;
     struct tm_counters retired; /* counters of machines rebuilt after a fault */
     struct tm_stats last, total;
+    bool check_only; /* built by tm_gpu_check: writes no file */
 };
 
 static double now_s(void)
@@ -195,12 +198,32 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
         tm_gpu_destroy(g);
         return rc;
     }
+    if (g->prm.line_stats && !(g->lines = tm_lines_create())) {
+        tm_gpu_destroy(g);
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    }
     for (int d = 0; d < D_COUNT; d++) {
         g->period_fs[d] = (uint64_t)(1e9 / g->prm.clk[d] + 0.5);
         g->t_fs[d] = g->period_fs[d];
     }
     *out = g;
     return 0;
+}
+
+int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err)
+{
+    struct tm_gpu *g = calloc(1, sizeof(*g));
+    int rc;
+
+    if (!g)
+        return ps_err_set(err, PS_ENOMEM, "out of memory");
+    g->check_only = true;
+    if (!(rc = ps_config_copy(&g->cfg, cfg)) &&
+        !(rc = tm_params_from_config(&g->cfg, &g->prm, err)) &&
+        !(rc = tm_params_check_outputs(&g->prm, err)) && !(rc = find_policies(g, err)))
+        rc = machine_build(g, err);
+    tm_gpu_destroy(g);
+    return rc;
 }
 
 /* The policies' state over time, to <prefix>.cta.csv, <prefix>.l1d.csv and <prefix>.warp.csv. */
@@ -260,11 +283,17 @@ static void write_policy_traces(const struct tm_gpu *g)
         write_trace_file(g, ".warp.csv", write_warp_trace);
 }
 
+void tm_gpu_host_copy(struct tm_gpu *g, uint64_t addr, uint64_t bytes)
+{
+    if (g->prm.perf_sim_memcpy && bytes)
+        mem_system_warm_l2(g->ms, addr, bytes);
+}
+
 void tm_gpu_destroy(struct tm_gpu *g)
 {
     if (!g)
         return;
-    if (g->ws && g->cs)
+    if (g->ws && g->cs && !g->check_only)
         write_policy_traces(g);
     machine_free(g);
     if (g->l1d_trace && fclose(g->l1d_trace))
@@ -273,6 +302,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
         fprintf(stderr, "ptxsim: cannot write the warp profile %s\n", g->prm.warp_profile);
     if (g->cs && g->cs_st)
         g->cs->destroy(g->cs_st);
+    tm_lines_destroy(g->lines);
     ps_config_free(&g->cfg);
     free(g);
 }
@@ -339,6 +369,7 @@ static void per_sm_ratios(const struct tm_gpu *g, const struct tm_sm_counters *b
 
 struct occ {
     uint32_t warps, regs, shared, max, regs_per_thread_est, regs_per_thread;
+    uint32_t regs_sm; /* architecture of the cubin the count came from, 0 = PTX liveness */
     const char *limiter;
 };
 
@@ -352,12 +383,24 @@ static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct 
 
     if (isa_resources_of(prog->m, L->kernel, &r))
         return ps_err_set(err, PS_ENOMEM, "out of memory");
-    /* Peak live registers (ptxas-like), or the declared count if the analysis failed. */
-    per_thread = isa_kernel_regs(L->p, L->kernel);
-    if (per_thread == UINT32_MAX)
-        per_thread = r.regs32;
-    o->regs_per_thread_est = per_thread;
-    per_thread = per_thread < p->max_regs_per_thread ? per_thread : p->max_regs_per_thread;
+    if (prog->ki[L->kernel].regs_hw) {
+        /*
+         * ptxas's count from the embedded cubin, rounded up to GPGPU-Sim's
+         * allocation unit of 4 registers and not capped: what GPGPU-Sim
+         * sizes a CTA with.
+         */
+        per_thread = (prog->ki[L->kernel].regs_hw + 3) & ~UINT32_C(3);
+        o->regs_per_thread_est = prog->ki[L->kernel].regs_hw;
+        o->regs_sm = prog->ki[L->kernel].regs_hw_sm;
+    } else {
+        /* Peak live registers (ptxas-like), or the declared count if the analysis failed. */
+        per_thread = isa_kernel_regs(L->p, L->kernel);
+        if (per_thread == UINT32_MAX)
+            per_thread = r.regs32;
+        o->regs_per_thread_est = per_thread;
+        o->regs_sm = 0;
+        per_thread = per_thread < p->max_regs_per_thread ? per_thread : p->max_regs_per_thread;
+    }
     o->warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
     /*
      * PTX declares virtual registers; ptxas fits a kernel into what one CTA
@@ -405,6 +448,7 @@ struct run {
     uint32_t rr;
     uint64_t last_issue_cycle, last_issued;
     double t0, last_progress;
+    uint64_t ctas_done0; /* the SMs' finished CTAs when the launch began */
     uint64_t sample_next;
     struct tm_sm_counters *sample_base;
 };
@@ -446,10 +490,24 @@ static void sample(struct tm_gpu *g, struct run *r)
     }
 }
 
+static uint64_t ctas_done(const struct tm_gpu *g)
+{
+    uint64_t n = 0;
+
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        n += tm_sm_get_counters(g->sm[i])->ctas_done;
+    return n;
+}
+
+/*
+ * The progress line: CTAs finished (not merely issued) and an estimate of
+ * the wall-clock time left, from the rate at which they have finished.
+ */
 static void progress(struct tm_gpu *g, struct run *r)
 {
-    double t;
-    uint64_t insts = 0;
+    double t, el;
+    uint64_t done;
+    char eta[48] = "ETA unknown";
 
     if (!g->prm.progress_interval || (g->core_now & 4095))
         return;
@@ -457,16 +515,17 @@ static void progress(struct tm_gpu *g, struct run *r)
     if (t - r->last_progress < g->prm.progress_interval)
         return;
     r->last_progress = t;
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        insts += tm_sm_issued(g->sm[i]);
+    el = t - r->t0;
+    done = ctas_done(g) - r->ctas_done0;
+    if (done)
+        snprintf(eta, sizeof(eta), "ETA %.0f s", el * (double)(r->nctas - done) / (double)done);
     fprintf(stderr,
             "ptxsim: %s: cycle %llu, %llu warp insts, %.0f sim cycles/s, CTAs done %llu/%llu "
-            "(%.0f%%)\n",
+            "(%.0f%%, %llu issued), %s\n",
             g->dev ? r->L->p->m->funcs[r->L->kernel]->name : "?", (unsigned long long)g->core_now,
-            (unsigned long long)r->L->warp_insts, (double)g->core_now / (t - r->t0 + 1e-9),
-            (unsigned long long)(r->next_cta), (unsigned long long)r->nctas,
-            100.0 * (double)r->next_cta / (double)r->nctas);
-    (void)insts;
+            (unsigned long long)r->L->warp_insts, (double)g->core_now / (el + 1e-9),
+            (unsigned long long)done, (unsigned long long)r->nctas,
+            100.0 * (double)done / (double)r->nctas, (unsigned long long)r->next_cta, eta);
 }
 
 /* Stops a launch that cannot progress or ran past a configured cap. */
@@ -590,6 +649,7 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     s->l1d_policy = g->l1p->name;
     s->l1d_counter_names = g->l1p->counter_names;
     s->regs_per_thread = r->occ.regs_per_thread;
+    s->regs_sm = r->occ.regs_sm;
     s->core_mhz = g->prm.clk[D_CORE];
     s->dram_mhz = g->prm.clk[D_DRAM];
     s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips * g->prm.dram.bus_width *
@@ -625,6 +685,32 @@ static void rebuild_after_fault(struct tm_gpu *g)
     machine_build(g, &e);
 }
 
+/* Per-PTX-line statistics: the SMs count into program p's table during the launch. */
+static void lines_attach(struct tm_gpu *g, const struct isa_program *p)
+{
+    struct tm_line_prog *lp = g->lines ? tm_lines_program(g->lines, p) : NULL;
+
+    if (g->lines && !lp)
+        fprintf(stderr, "ptxsim: out of memory for the per-PTX-line statistics; this kernel "
+                        "is left out\n");
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        tm_sm_set_lines(g->sm[i], lp);
+}
+
+/* After every launch the file is written again, as GPGPU-Sim does, so it survives a crash. */
+static void lines_detach(struct tm_gpu *g)
+{
+    struct ps_err err;
+
+    if (!g->lines)
+        return;
+    for (uint32_t i = 0; i < g->prm.nsm; i++)
+        tm_sm_set_lines(g->sm[i], NULL);
+    ps_err_clear(&err);
+    if (tm_lines_write(g->lines, g->prm.line_stats, &err))
+        fprintf(stderr, "ptxsim: per-PTX-line statistics: %s\n", err.msg);
+}
+
 int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
                   struct ps_err *err)
 {
@@ -643,6 +729,7 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     r.L = &L;
     r.nctas = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
     r.t0 = r.last_progress = t0;
+    r.ctas_done0 = ctas_done(g);
     r.sample_next = g->core_now + g->prm.sample_period;
     r.sample_base = calloc(2 * (size_t)g->prm.nsm, sizeof(*r.sample_base));
     if (!r.sample_base) {
@@ -658,8 +745,9 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     if (g->cs->on_kernel)
         g->cs->on_kernel(g->cs_st, r.occ.max);
     gather(g, &before);
+    lines_attach(g, p);
     for (uint32_t i = 0; i < g->prm.nsm; i++)
-        tm_sm_kernel_begin(g->sm[i], &L, &it);
+        tm_sm_kernel_begin(g->sm[i], &L, &it, r.occ.max);
     /* Kernel launch latency: the GPU idles before the first CTA issues. */
     for (uint32_t c = 0; c < g->prm.kernel_launch_latency; c++)
         g->core_now++;
@@ -669,6 +757,7 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     g->kernels++;
     for (uint32_t i = 0; i < g->prm.nsm; i++)
         tm_sm_kernel_end(g->sm[i]);
+    lines_detach(g);
     fill_stats(g, &r, &before, now_s() - t0);
     if (rc)
         rebuild_after_fault(g);

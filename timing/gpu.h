@@ -21,9 +21,26 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
                   struct ps_err *err);
 void tm_gpu_destroy(struct tm_gpu *g);
 
+/*
+ * Builds the machine of cfg once and tears it down, running nothing and
+ * writing no file: policy names and arguments, cache, DRAM and address-map
+ * strings are checked as tm_gpu_create checks them, and the output files the
+ * configuration names (-ptxsim_l1d_trace, _warp_profile, _policy_trace) must
+ * be writable. For checking a configuration before a program starts.
+ */
+int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err);
+
 /* Runs one launch in the timing model. Returns 0 or an error / device fault code. */
 int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
                   struct ps_err *err);
+
+/*
+ * A host copy to or from [addr, addr + bytes) of device memory: with
+ * -gpgpu_perf_sim_memcpy (GPGPU-Sim's default on the GTX 480) its sectors
+ * become present in the L2, as GPGPU-Sim's copies update the L2 tags. No
+ * simulated time passes.
+ */
+void tm_gpu_host_copy(struct tm_gpu *g, uint64_t addr, uint64_t bytes);
 
 /* Statistics of the last launch and of every launch so far. */
 const struct tm_stats *tm_gpu_last(const struct tm_gpu *g);

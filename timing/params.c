@@ -2,7 +2,10 @@
  * From the option table to the timing model's numbers. Every composite value
  * is parsed here, once, with an error that names the option.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "timing/params.h"
 
@@ -44,7 +47,8 @@ static int latencies(const struct ps_config *c, struct tm_params *p, struct ps_e
         return rc ? rc : ps_err_set(err, PS_EINVAL, "-ptx_opcode_latency_sfu: expected a number");
     p->lat_sfu = sfu[0];
     if ((rc = ps_parse_uint_list(c->ptx_opcode_initiation_sfu, ',', sfu, 1, &n, err)) || !n)
-        return rc ? rc : ps_err_set(err, PS_EINVAL, "-ptx_opcode_initiation_sfu: expected a number");
+        return rc ? rc
+                  : ps_err_set(err, PS_EINVAL, "-ptx_opcode_initiation_sfu: expected a number");
     p->ii_sfu = sfu[0];
     return 0;
 }
@@ -60,6 +64,29 @@ static int cache(const char *opt, const char *s, struct mem_cache_geom *g, struc
         ps_err_set(err, rc, "-%s: %s", opt, msg);
     }
     return rc;
+}
+
+/*
+ * How many memory instructions the LD/ST path holds between issue and the
+ * L1: GPGPU-Sim's ID_OC_MEM and OC_EX_MEM pipeline registers, the memory
+ * collector units and the LD/ST unit's own dispatch register. Issue of the
+ * next memory instruction waits while they are all taken.
+ */
+static int ldst_depth(const struct ps_config *c, struct tm_params *p, struct ps_err *err)
+{
+    uint32_t w[13] = {0}, n = 0;
+    int rc = ps_parse_uint_list(c->gpgpu_pipeline_widths, ',', w, 13, &n, err);
+
+    if (rc)
+        return rc;
+    if (n < 11)
+        return ps_err_set(err, PS_EINVAL,
+                          "-gpgpu_pipeline_widths: expected at least 11 comma-separated numbers, "
+                          "got %u",
+                          n);
+    p->ldst_insts = clamp_u32(w[4], 1) + clamp_u32(w[9], 1) +
+                    clamp_u32(c->gpgpu_operand_collector_num_units_mem, 1) + 1;
+    return 0;
 }
 
 static int core(const struct ps_config *c, struct tm_params *p, struct ps_err *err)
@@ -88,8 +115,12 @@ static int core(const struct ps_config *c, struct tm_params *p, struct ps_err *e
     p->reg_banks = clamp_u32(c->gpgpu_num_reg_banks, 1);
     p->bank_use_warp_id = c->gpgpu_reg_bank_use_warp_id;
     p->fetch_per_cycle = clamp_u32(c->gpgpu_inst_fetch_throughput, 1);
-    p->ibuffer = 2; /* GPGPU-Sim fetches two instructions per warp into its I-buffer */
+    p->ibuffer = 2;              /* GPGPU-Sim fetches two instructions per warp into its I-buffer */
     p->max_regs_per_thread = 63; /* compute 2.x limit; PTX declares virtual registers */
+    p->oc_latency = c->ptxsim_operand_collect_latency;
+    p->wb_latency = c->ptxsim_writeback_latency;
+    if ((rc = ldst_depth(c, p, err)))
+        return rc;
     return latencies(c, p, err);
 }
 
@@ -104,8 +135,10 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->shmem_banks = clamp_u32(c->gpgpu_shmem_num_banks, 1);
     p->shmem_warp_parts = clamp_u32(c->gpgpu_shmem_warp_parts, 1);
     p->shmem_limited_bcast = c->gpgpu_shmem_limited_broadcast;
+    p->shmem_atomic_serialize = c->ptxsim_shmem_atomic_serialize;
     p->skip_l1d = c->gpgpu_gmem_skip_L1D;
     p->flush_l1 = c->gpgpu_flush_l1_cache;
+    p->perf_sim_memcpy = c->gpgpu_perf_sim_memcpy;
     if ((rc = cache("gpgpu_cache:dl1", c->gpgpu_cache_dl1, &p->l1d, err)) ||
         (rc = cache("gpgpu_cache:il1", c->gpgpu_cache_il1, &p->l1i, err)) ||
         (rc = cache("gpgpu_const_cache:l1", c->gpgpu_const_cache_l1, &p->l1c, err)) ||
@@ -118,7 +151,8 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     if ((rc = ps_parse_uint_list(c->gpgpu_dram_partition_queues, ':', q, 4, &n, err)))
         return rc;
     if (n != 4)
-        return ps_err_set(err, PS_EINVAL, "-gpgpu_dram_partition_queues: expected 4 numbers a:b:c:d");
+        return ps_err_set(err, PS_EINVAL,
+                          "-gpgpu_dram_partition_queues: expected 4 numbers a:b:c:d");
     for (int i = 0; i < 4; i++)
         p->partq[i] = q[i] ? q[i] : 64;
     if ((rc = mem_dram_timing_parse(c->gpgpu_dram_timing_opt, &p->dram.t, err)))
@@ -131,6 +165,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->dram.chips = clamp_u32(c->gpgpu_n_mem_per_ctrlr, 1);
     p->dram.data_cmd_ratio = clamp_u32(c->dram_data_command_freq_ratio, 1);
     p->dram.bnkgrp_indexing = c->dram_bnkgrp_indexing_policy;
+    p->dram.sector_bursts = c->ptxsim_dram_sector_bursts;
     if ((rc = mem_addrmap_parse(c->gpgpu_mem_addr_mapping, p->nmem, p->nsub, p->dram.t.nbk,
                                 &p->amap, err)))
         return rc;
@@ -167,6 +202,7 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->policy_trace = c->ptxsim_policy_trace;
     p->l1d_trace = c->ptxsim_l1d_trace;
     p->warp_profile = c->ptxsim_warp_profile;
+    p->line_stats = c->enable_ptx_file_line_stats ? c->ptx_line_stats_filename : NULL;
     p->sample_period = clamp_u32(c->ptxsim_sample_period, 1);
     p->max_cycle = c->gpgpu_max_cycle > 0 ? (uint64_t)c->gpgpu_max_cycle : 0;
     p->max_insn = c->gpgpu_max_insn > 0 ? (uint64_t)c->gpgpu_max_insn : 0;
@@ -175,4 +211,42 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->kernel_launch_latency = clamp_u32(c->gpgpu_kernel_launch_latency, 0);
     p->cta_launch_latency = clamp_u32(c->gpgpu_TB_launch_latency, 0);
     return 0;
+}
+
+/*
+ * Whether `path` can be written without writing it: an existing file must be
+ * writable, a new one needs a writable folder.
+ */
+static int writable(const char *opt, const char *path, const char *suffix, struct ps_err *err)
+{
+    char file[4096], dir[4096];
+    const char *slash;
+
+    snprintf(file, sizeof(file), "%s%s", path, suffix);
+    slash = strrchr(file, '/');
+    if (access(file, F_OK) == 0) {
+        if (access(file, W_OK) == 0)
+            return 0;
+        return ps_err_set(err, PS_EIO, "-%s: cannot write %s: %s", opt, file, strerror(errno));
+    }
+    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) + (slash == file) : 1,
+             slash ? file : ".");
+    if (access(dir, W_OK | X_OK) == 0)
+        return 0;
+    return ps_err_set(err, PS_EIO, "-%s: cannot create %s: %s", opt, file, strerror(errno));
+}
+
+int tm_params_check_outputs(const struct tm_params *p, struct ps_err *err)
+{
+    int rc = 0;
+
+    if (p->l1d_trace && *p->l1d_trace)
+        rc = writable("ptxsim_l1d_trace", p->l1d_trace, "", err);
+    if (!rc && p->warp_profile && *p->warp_profile)
+        rc = writable("ptxsim_warp_profile", p->warp_profile, "", err);
+    if (!rc && p->policy_trace && *p->policy_trace)
+        rc = writable("ptxsim_policy_trace", p->policy_trace, ".cta.csv", err);
+    if (!rc && p->line_stats)
+        rc = writable("ptx_line_stats_filename", p->line_stats, "", err);
+    return rc;
 }

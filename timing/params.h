@@ -29,11 +29,15 @@ struct tm_params {
     uint32_t fetch_per_cycle; /* warps fetched per cycle */
     uint32_t ibuffer;         /* instructions fetched at once per warp */
     uint32_t max_regs_per_thread;
+    uint32_t oc_latency, wb_latency; /* issue -> pipe/LD-ST, pipe end -> dependent issue */
+    uint32_t ldst_insts;             /* memory instructions the LD/ST path holds at once */
     /* SM memory pipeline. */
     uint32_t l1_latency, smem_latency, const_latency;
     uint32_t shmem_banks, shmem_warp_parts;
     bool shmem_limited_bcast;
+    bool shmem_atomic_serialize; /* same-word shared atomics serialise (hardware) */
     bool skip_l1d, flush_l1;
+    bool perf_sim_memcpy; /* host copies update the L2's tags */
     struct mem_cache_geom l1d, l1i, l1c, l2;
     /* Memory partitions. */
     uint32_t nmem, nsub;
@@ -51,6 +55,7 @@ struct tm_params {
     const char *policy_trace; /* file prefix, "" = none */
     const char *l1d_trace;    /* L1D read trace file, "" = none */
     const char *warp_profile; /* per-warp execution times (CSV), "" = none */
+    const char *line_stats;   /* per-PTX-line statistics file, NULL = off */
     /* Run control. */
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;
@@ -59,5 +64,12 @@ struct tm_params {
 };
 
 int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct ps_err *err);
+
+/*
+ * The files the configuration writes (-ptxsim_l1d_trace, -ptxsim_warp_profile,
+ * -ptxsim_policy_trace, -ptx_line_stats_filename) can be written: an existing
+ * file writable, a new one in a writable folder. Writes nothing.
+ */
+int tm_params_check_outputs(const struct tm_params *p, struct ps_err *err);
 
 #endif

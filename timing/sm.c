@@ -20,6 +20,7 @@
 #include "memsys/coalesce.h"
 #include "policies/util.h"
 #include "timing/l1d_trace.h"
+#include "timing/line_stats.h"
 #include "timing/sm.h"
 
 #define NEVER UINT64_MAX
@@ -28,6 +29,10 @@
 #define LOCAL_BASE (UINT64_C(1) << 40)
 #define INST_BYTES 8u
 #define LDST_QMAX (ISA_WARP_SIZE * 4)
+/* Requests one instruction may make: global lanes, plus local lanes split into up to 8 words. */
+#define INSTR_REQS_MAX (MEM_MAX_WARP_REQS + 8 * ISA_WARP_SIZE)
+/* The LD/ST queue holds the requests of several instructions (prm->ldst_insts). */
+#define LDQ_CAP (INSTR_REQS_MAX * 4)
 
 struct hwarp {
     struct isa_warp *w; /* NULL: free slot */
@@ -39,6 +44,7 @@ struct hwarp {
     bool fetching, ctrl, exited;
     bool dmiss_seen;    /* first cycle of a wait on a missed load counted */
     uint32_t loads;     /* load instructions in flight */
+    uint32_t stores;    /* store acknowledgements still to come back from the L2 */
     uint64_t *ready_at; /* per register-pool slot */
     size_t nready;
     uint64_t insts, last_issue;
@@ -98,10 +104,18 @@ struct tm_sm {
     uint64_t unit_free[TM_UNIT_COUNT][8];
     uint32_t nunits[TM_UNIT_COUNT];
     struct mem_cache *l1d, *l1i, *l1c;
-    /* LD/ST unit: requests of the memory instruction being processed. */
-    struct mem_req ldq[LDST_QMAX];
-    uint32_t ldq_head, ldq_n;
-    bool ldq_const;
+    /*
+     * LD/ST path: the requests of the memory instructions between issue and
+     * the L1, in issue order. A request reaches the L1 no earlier than
+     * ldq_at (issue + operand collection); ldq_insts counts the instructions
+     * with requests still queued (ldq_last marks each one's final request).
+     */
+    struct mem_req ldq[LDQ_CAP];
+    uint64_t ldq_at[LDQ_CAP];
+    /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
+    uint64_t local_cta_threads, local_threads;
+    bool ldq_last[LDQ_CAP];
+    uint32_t ldq_head, ldq_n, ldq_insts;
     /*
      * MRPB's request reordering queues between the coalescer and the L1D,
      * when the L1D policy asks for them (its reorder op): a global/local
@@ -133,6 +147,7 @@ struct tm_sm {
     uint64_t sleep_until;
     bool quiet; /* the last simulated cycle issued nothing */
     struct tm_sm_counters before, delta;
+    struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
 };
 
 static const uint32_t NO_REC = UINT32_MAX;
@@ -140,6 +155,7 @@ static const uint32_t NO_REC = UINT32_MAX;
 struct rqueue {
     struct mem_req *buf; /* rq_depth * LDST_QMAX requests */
     bool *last;          /* the request ends its instruction */
+    uint64_t *at;        /* cycle from which the request may reach the L1D */
     uint32_t head, n, cap, ninstr;
 };
 
@@ -232,7 +248,8 @@ static int rq_build(struct tm_sm *s)
         s->rq[i].cap = depth * LDST_QMAX;
         s->rq[i].buf = malloc(s->rq[i].cap * sizeof(*s->rq[i].buf));
         s->rq[i].last = malloc(s->rq[i].cap * sizeof(*s->rq[i].last));
-        if (!s->rq[i].buf || !s->rq[i].last)
+        s->rq[i].at = malloc(s->rq[i].cap * sizeof(*s->rq[i].at));
+        if (!s->rq[i].buf || !s->rq[i].last || !s->rq[i].at)
             return -1;
     }
     return 0;
@@ -306,6 +323,7 @@ void tm_sm_destroy(struct tm_sm *s)
     for (uint32_t i = 0; s->rq && i < s->nrq; i++) {
         free(s->rq[i].buf);
         free(s->rq[i].last);
+        free(s->rq[i].at);
     }
     free(s->rq);
     for (uint32_t i = 0; s->ctas && i < s->prm->max_ctas; i++)
@@ -331,10 +349,15 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s);
 }
 
-void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it)
+void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it,
+                        uint32_t max_ctas)
 {
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+
     s->L = L;
     s->it = it;
+    s->local_cta_threads = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE * ISA_WARP_SIZE;
+    s->local_threads = s->local_cta_threads * (max_ctas ? max_ctas : 1) * s->env.nsm;
 }
 
 void tm_sm_kernel_end(struct tm_sm *s)
@@ -422,7 +445,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
         h->born = s->now;
         h->ib_n = 0;
         h->fetching = h->ctrl = h->exited = h->dmiss_seen = false;
-        h->loads = 0;
+        h->loads = h->stores = 0;
         h->insts = h->last_issue = 0;
         h->crit_samples = h->crit_slow = 0;
         h->nx_ii = NULL;
@@ -488,6 +511,16 @@ static void lat_record(struct tm_sm *s, uint64_t lat)
     s->k.lat_hist[b]++;
 }
 
+/*
+ * Cycles from a load's data reaching the LD/ST unit (L1 hit latency elapsed,
+ * or reply filled) until a dependent instruction may issue: the write-back
+ * stage; the LD/ST unit has no result-port stage of its own.
+ */
+static uint32_t ldst_wb(const struct tm_sm *s)
+{
+    return s->prm->wb_latency ? s->prm->wb_latency - 1 : 0;
+}
+
 /* One request of load record uid was answered. */
 static void complete(struct tm_sm *s, uint64_t uid)
 {
@@ -503,14 +536,14 @@ static void complete(struct tm_sm *s, uint64_t uid)
     h->blk_ok = false;
     for (uint32_t i = 0; i < r->ndst; i++)
         if (r->dst[i] < h->nready)
-            h->ready_at[r->dst[i]] = s->now;
+            h->ready_at[r->dst[i]] = s->now + ldst_wb(s);
     h->loads--;
     r->next_free = s->free_rec;
     s->free_rec = (uint32_t)uid;
     if (!h->loads) {
         h->dmiss_seen = false;
         events(s, POL_WARP_LOAD_DONE, r->slot);
-        if (h->exited)
+        if (h->exited && !h->stores)
             warp_free(s, r->slot);
     }
 }
@@ -565,6 +598,22 @@ static void fetch_done(struct tm_sm *s, const struct mem_req *r)
 }
 
 /* Returns whether anything arrived or completed. */
+/*
+ * One of a warp's store holds ends: a queued store reached the L1, or an
+ * acknowledgement came back from the L2. A warp that has exited retires
+ * only when none is left, as in GPGPU-Sim, so a CTA keeps its slot until
+ * its last store is in the L2.
+ */
+static void store_done(struct tm_sm *s, uint32_t slot)
+{
+    struct hwarp *h = &s->wp[slot];
+
+    if (slot >= s->prm->max_warps || !h->stores)
+        return;
+    if (!--h->stores && h->exited && !h->loads)
+        warp_free(s, slot);
+}
+
 static bool take_replies(struct tm_sm *s)
 {
     struct mem_req r;
@@ -573,7 +622,15 @@ static bool take_replies(struct tm_sm *s)
     while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
         struct mem_cache *c = r.space == MEM_INST ? s->l1i : r.space == MEM_CONST ? s->l1c : s->l1d;
 
+        if (r.type == MEM_WRITE) {
+            store_done(s, r.warp);
+            any = true;
+            continue;
+        }
+
         lat_record(s, s->now - r.t_issue);
+        if (s->lines && r.space != MEM_INST)
+            tm_lines_reply(s->lines, r.fidx, r.pc, s->now - r.t_issue, r.l2_miss);
         mem_cache_fill(c, &r, s->now);
         if (c == s->l1d && s->env.l1d_trace && r.type == MEM_READ)
             l1d_trace(s, &r, TM_L1D_TRACE_FILL);
@@ -626,11 +683,19 @@ static bool send_miss(struct tm_sm *s)
  */
 static bool l1_hand(struct tm_sm *s, struct mem_cache *c, const struct mem_req *r)
 {
+    bool store = r->type == MEM_WRITE, on = store && mem_cache_forwards_write(c, r);
     enum mem_cache_result res = mem_cache_access(c, r, s->now);
 
     if (res == MEM_RESFAIL)
         return false;
+    if (store) {
+        /* The queued store's hold becomes the acknowledgements the L2 will send, if any. */
+        s->wp[r->warp].stores += on ? mem_req_ack_count(r) : 0;
+        store_done(s, r->warp);
+    }
     if (c == s->l1d) {
+        if (s->lines)
+            tm_lines_l1d(s->lines, r->fidx, r->pc, res == MEM_MISS || res == MEM_SENT);
         l1d_write_seen(s, r);
         if (s->env.l1d_trace && r->type == MEM_READ && res != MEM_SENT)
             l1d_trace(s, r,
@@ -654,6 +719,8 @@ static bool rq_cycle(struct tm_sm *s)
         s->rq_cur = (s->rq_cur + 1) % s->nrq;
         q = &s->rq[s->rq_cur];
     }
+    if (q->at[q->head] > s->now)
+        return false;
     if (!l1_hand(s, s->l1d, &q->buf[q->head]))
         return true;
     if (q->last[q->head])
@@ -675,11 +742,16 @@ static bool rq_room(const struct tm_sm *s, uint32_t slot)
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
 static bool ldst_cycle(struct tm_sm *s)
 {
+    const struct mem_req *r = &s->ldq[s->ldq_head];
+
     if (!s->ldq_n)
         return s->rq_total ? rq_cycle(s) : false;
-    if (!l1_hand(s, s->ldq_const ? s->l1c : s->l1d, &s->ldq[s->ldq_head]))
+    if (s->ldq_at[s->ldq_head] > s->now)
+        return false;
+    if (!l1_hand(s, r->space == MEM_CONST ? s->l1c : s->l1d, r))
         return true;
-    s->ldq_head = (s->ldq_head + 1) % LDST_QMAX;
+    s->ldq_insts -= s->ldq_last[s->ldq_head];
+    s->ldq_head = (s->ldq_head + 1) % LDQ_CAP;
     s->ldq_n--;
     return false;
 }
@@ -762,8 +834,9 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
             return W_DMISS;
         }
     }
-    if (c->ii->is_mem && (s->ldq_n || s->ldst_free > s->now ||
-                          (s->nrq ? !rq_room(s, (uint32_t)(h - s->wp)) : false)))
+    if (c->ii->is_mem &&
+        (s->ldq_insts >= s->prm->ldst_insts || s->ldq_n + INSTR_REQS_MAX > LDQ_CAP ||
+         s->ldst_free > s->now || (s->nrq ? !rq_room(s, (uint32_t)(h - s->wp)) : false)))
         return ldst_fail ? W_MSHR : W_STRUCT;
     c->unit_idx = free_unit(s, c->ii->unit);
     if (c->unit_idx < 0)
@@ -813,13 +886,21 @@ static uint32_t bank_extra(struct tm_sm *s, const struct tm_iinfo *ii, uint32_t 
     return worst - 1;
 }
 
-/* Physical address of a local-memory offset: words interleaved across the GPU's thread slots. */
+/*
+ * Physical address of a local-memory offset, laid out as GPGPU-Sim's
+ * -gpgpu_local_mem_map 1 does: 4-byte word w of every thread the GPU can
+ * hold for this kernel forms one block (threads of a CTA contiguous, then
+ * the CTAs of successive SMs, then the next CTA slot of each SM), so a
+ * warp's accesses to one local variable coalesce.
+ */
 static uint64_t local_addr(const struct tm_sm *s, uint32_t slot, uint32_t lane, uint64_t off)
 {
-    uint64_t threads = (uint64_t)s->env.nsm * s->prm->max_warps * ISA_WARP_SIZE;
-    uint64_t tid = ((uint64_t)s->id * s->prm->max_warps + slot) * ISA_WARP_SIZE + lane;
+    const struct hwarp *h = &s->wp[slot];
+    uint64_t cta_slot = (uint64_t)(h->cta - s->ctas);
+    uint64_t t = (uint64_t)h->w->id * ISA_WARP_SIZE + lane;
+    uint64_t base = s->local_cta_threads * (s->id + (uint64_t)s->env.nsm * cta_slot) + t;
 
-    return LOCAL_BASE + ((off >> 2) * threads + tid) * 4 + (off & 3);
+    return LOCAL_BASE + ((off >> 2) * s->local_threads + base) * 4 + (off & 3);
 }
 
 enum lane_space { LS_GLOBAL, LS_LOCAL, LS_SHARED, LS_CONST, LS_PARAM, LS_COUNT };
@@ -854,24 +935,32 @@ static enum lane_space lane_space_of(uint8_t space, uint64_t *a)
 
 static void queue_reqs(struct tm_sm *s, const struct mem_req *reqs, uint32_t n)
 {
-    if (s->nrq && !s->ldq_const && n) {
+    uint64_t at = s->now + s->prm->oc_latency;
+
+    if (s->nrq && reqs[0].space != MEM_CONST && n) {
         struct rqueue *q = &s->rq[reqs[0].warp % s->nrq];
 
         for (uint32_t i = 0; i < n && q->n < q->cap; i++) {
-            uint32_t at = (q->head + q->n) % q->cap;
+            uint32_t k = (q->head + q->n) % q->cap;
 
-            q->buf[at] = reqs[i];
-            q->last[at] = i == n - 1;
+            q->buf[k] = reqs[i];
+            q->last[k] = i == n - 1;
+            q->at[k] = at;
             q->n++;
             s->rq_total++;
         }
         q->ninstr++;
         return;
     }
-    for (uint32_t i = 0; i < n && s->ldq_n < LDST_QMAX; i++) {
-        s->ldq[(s->ldq_head + s->ldq_n) % LDST_QMAX] = reqs[i];
+    for (uint32_t i = 0; i < n && s->ldq_n < LDQ_CAP; i++) {
+        uint32_t k = (s->ldq_head + s->ldq_n) % LDQ_CAP;
+
+        s->ldq[k] = reqs[i];
+        s->ldq_at[k] = at;
+        s->ldq_last[k] = i == n - 1;
         s->ldq_n++;
     }
+    s->ldq_insts++;
 }
 
 /* Timing of a memory instruction that executed with `info`. Returns the cycle its result is ready.
@@ -881,11 +970,11 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
 {
     const struct tm_params *p = s->prm;
     const struct isa_instr *in = info->in;
-    uint64_t addr[ISA_WARP_SIZE], ready = s->now + p->lat_int[0];
+    uint64_t addr[ISA_WARP_SIZE], ready = s->now + p->oc_latency + p->lat_int[0] + p->wb_latency;
     uint32_t mask[LS_COUNT] = {0};
     bool atomic = in->op == ISA_OP_ATOM || in->op == ISA_OP_RED;
     bool store = info->is_store && !atomic;
-    struct mem_req tmpl = {0}, reqs[2 * MEM_MAX_WARP_REQS];
+    struct mem_req tmpl = {0}, reqs[INSTR_REQS_MAX];
     uint32_t n = 0, nconst = 0;
 
     *rec_out = NO_REC;
@@ -899,14 +988,16 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
         mask[lane_space_of(info->space, &addr[l])] |= UINT32_C(1) << l;
     }
     if (mask[LS_SHARED]) {
-        uint32_t cyc = atomic ? mem_shmem_atomic_cycles(addr, mask[LS_SHARED], p->shmem_banks)
-                              : mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
-                                                 p->shmem_warp_parts, p->shmem_limited_bcast);
+        uint32_t cyc = atomic && p->shmem_atomic_serialize
+                           ? mem_shmem_atomic_cycles(addr, mask[LS_SHARED], p->shmem_banks)
+                           : mem_shmem_cycles(addr, mask[LS_SHARED], info->size, p->shmem_banks,
+                                              p->shmem_warp_parts, p->shmem_limited_bcast);
 
         s->k.shmem_accesses++;
         s->k.shmem_cycles += cyc;
         s->ldst_free = s->now + cyc;
-        ready = s->now + p->smem_latency + cyc - 1;
+        /* operand collection, the shared-memory pipe, then the LD/ST write-back stage */
+        ready = s->now + p->oc_latency + p->smem_latency + cyc + ldst_wb(s);
     }
     tmpl.sm = (uint16_t)s->id;
     tmpl.warp = (uint16_t)slot;
@@ -915,9 +1006,18 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
     tmpl.cacheop = in->cache;
     tmpl.uid = NEVER;
     tmpl.type = atomic ? MEM_ATOMIC : store ? MEM_WRITE : MEM_READ;
-    if (mask[LS_CONST]) {
+    if (mask[LS_CONST] | mask[LS_PARAM]) {
+        /*
+         * Kernel parameters sit in constant memory: ld.param goes through
+         * the constant cache as ld.const does (GPGPU-Sim's constant_cycle
+         * takes both), at timing addresses in the parameter window.
+         */
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+            if ((mask[LS_PARAM] >> l & 1) && addr[l] < ISA_WINDOW_SIZE)
+                addr[l] += ISA_PARAM_WINDOW;
         tmpl.space = MEM_CONST;
-        nconst = mem_coalesce(addr, mask[LS_CONST], info->size, p->l1c.line_bytes, &tmpl, reqs);
+        nconst = mem_coalesce(addr, mask[LS_CONST] | mask[LS_PARAM], info->size, p->l1c.line_bytes,
+                              &tmpl, reqs);
         n = nconst;
     } else if (mask[LS_GLOBAL] | mask[LS_LOCAL]) {
         uint32_t line = atomic || p->skip_l1d || in->cache == ISA_CACHE_CG ? MEM_SECTOR_BYTES
@@ -928,22 +1028,24 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
             n = mem_coalesce(addr, mask[LS_GLOBAL], info->size, line, &tmpl, reqs);
         }
         if (mask[LS_LOCAL]) {
+            /* Wider accesses are split into 4-byte words, each at its own place (local_addr). */
+            uint32_t words = info->size > 32 ? 8 : info->size > 4 ? info->size / 4 : 1;
             uint64_t la[ISA_WARP_SIZE];
 
-            for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
-                la[l] = mask[LS_LOCAL] >> l & 1 ? local_addr(s, slot, l, addr[l]) : 0;
             tmpl.space = MEM_LOCAL;
-            n += mem_coalesce(la, mask[LS_LOCAL], info->size, line, &tmpl, reqs + n);
+            for (uint32_t w = 0; w < words; w++) {
+                for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+                    la[l] = mask[LS_LOCAL] >> l & 1 ? local_addr(s, slot, l, addr[l] + 4 * w) : 0;
+                n += mem_coalesce(la, mask[LS_LOCAL], words > 1 ? 4 : info->size, line, &tmpl,
+                                  reqs + n);
+            }
         }
         s->k.gmem_insts++;
         s->k.gmem_reqs += n;
     }
-    if (mask[LS_PARAM] && !n && !mask[LS_SHARED])
-        ready = s->now + p->const_latency;
     if (!n)
         return ready;
     s->k.const_reqs += nconst;
-    s->ldq_const = nconst > 0;
     if (!store && ii->ndst) {
         uint32_t r = rec_alloc(s);
 
@@ -959,6 +1061,8 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
             ready = NEVER;
         }
     }
+    if (store) /* each queued store holds its warp until the L1 has taken it (l1_hand) */
+        s->wp[slot].stores += n;
     queue_reqs(s, reqs, n);
     return ready;
 }
@@ -986,6 +1090,12 @@ static void ibuffer_advance(struct tm_sm *s, struct hwarp *h, const struct tm_ii
     (void)s;
 }
 
+/* Cycles an ALU result spends outside its pipe: operand collection before, write-back after. */
+static uint32_t p_oc_wb(const struct tm_sm *s)
+{
+    return s->prm->oc_latency + s->prm->wb_latency;
+}
+
 static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
 {
     struct hwarp *h = &s->wp[slot];
@@ -1005,6 +1115,8 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     if (grow_ready(h))
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
     s->k.issued++;
+    if (s->lines)
+        tm_lines_exec(s->lines, c->fidx, c->pc);
     h->insts++;
     h->last_issue = s->now;
     if (ii->is_mem) {
@@ -1017,7 +1129,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
         }
     } else {
         s->unit_free[ii->unit][c->unit_idx] = s->now + ii->ii;
-        ready = s->now + ii->lat + extra;
+        ready = s->now + p_oc_wb(s) + ii->lat + extra;
     }
     for (uint32_t i = 0; i < ii->ndst; i++)
         if (base + ii->dst[i] < h->nready)
@@ -1034,7 +1146,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
             fprintf(s->env.warp_profile,
                     "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
                     s->L->gridid, h->cta->c.linear, w->id, s->id, h->born, s->now);
-        if (!h->loads)
+        if (!h->loads && !h->stores)
             warp_free(s, slot);
     }
     return 0;
@@ -1090,6 +1202,16 @@ static void count_why(struct tm_sm *s, enum why y)
     default:
         break;
     }
+}
+
+static enum tm_line_stall line_stall(enum why y)
+{
+    static const enum tm_line_stall map[] = {
+        [W_SYNC] = TM_LS_SYNC,        [W_FETCH] = TM_LS_FETCH,       [W_CTRL] = TM_LS_CONTROL,
+        [W_DATA] = TM_LS_DATA,        [W_DMISS] = TM_LS_DCACHE_MISS, [W_MSHR] = TM_LS_MSHR,
+        [W_STRUCT] = TM_LS_STRUCTURAL};
+
+    return y < sizeof(map) / sizeof(map[0]) && y != W_NONE ? map[y] : TM_LS_COUNT;
 }
 
 /* Paused CTAs' warps go after every running one, each group in the policy's order. */
@@ -1184,6 +1306,8 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
                 y = W_STRUCT;
         }
         count_why(s, y);
+        if (s->lines && y != W_EXEC)
+            tm_lines_stall(s->lines, h->w, line_stall(y));
         if (y == W_STRUCT || y == W_MSHR)
             sum->structural = true;
         if (y != W_EXEC)
@@ -1287,9 +1411,14 @@ static uint64_t wake_time(struct tm_sm *s)
     if (s->env.ws->criticality && s->crit_next > now)
         wake = s->crit_next;
 
-    if (s->ldq_n || s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
+    if (s->rq_total || mem_cache_peek_miss(s->l1i) || mem_cache_peek_miss(s->l1c) ||
         mem_cache_peek_miss(s->l1d))
         return now + 1;
+    if (s->ldq_n) {
+        if (s->ldq_at[s->ldq_head] <= now + 1)
+            return now + 1;
+        wake = s->ldq_at[s->ldq_head] < wake ? s->ldq_at[s->ldq_head] : wake;
+    }
     if (s->hits_n && s->hits[s->hits_head].at < wake)
         wake = s->hits[s->hits_head].at;
     if (s->ldst_free > now && s->ldst_free < wake)
@@ -1391,7 +1520,8 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
         else
             s->k.c_idle++;
     }
-    s->quiet = !sum.issued && !active && s->nctas;
+    /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
+    s->quiet = !sum.issued && !active && s->nctas && !s->lines;
     if (was_quiet && s->quiet) {
         uint64_t wake = wake_time(s);
 
@@ -1435,6 +1565,11 @@ int tm_sm_dump_sched(const struct tm_sm *s, FILE *out, struct ps_err *err)
             return rc;
     }
     return 0;
+}
+
+void tm_sm_set_lines(struct tm_sm *s, struct tm_line_prog *lines)
+{
+    s->lines = lines;
 }
 
 const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s)

@@ -63,7 +63,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
 void tm_sm_destroy(struct tm_sm *s);
 
 /* A kernel starts or ends on this SM (L1 flush at the end when configured). */
-void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it);
+/* max_ctas: the kernel's CTAs per SM (occupancy limit), which lays out its local memory. */
+void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable *it,
+                        uint32_t max_ctas);
 void tm_sm_kernel_end(struct tm_sm *s);
 
 /* Resident CTAs and room for another of `warps` warps, `regs` registers, `shared` bytes. */
@@ -83,6 +85,9 @@ uint64_t tm_sm_issued(const struct tm_sm *s);
 struct isa_warp *tm_sm_barrier_warp(const struct tm_sm *s);
 
 const struct tm_sm_counters *tm_sm_get_counters(const struct tm_sm *s);
+/* Per-PTX-line statistics of the coming launch go to lines (NULL: none). */
+struct tm_line_prog;
+void tm_sm_set_lines(struct tm_sm *s, struct tm_line_prog *lines);
 /* Each warp scheduler's dump op (if it has one), preceded by a "# sm S scheduler K" line. */
 int tm_sm_dump_sched(const struct tm_sm *s, FILE *out, struct ps_err *err);
 const struct mem_cache *tm_sm_l1d(const struct tm_sm *s);

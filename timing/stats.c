@@ -1,8 +1,9 @@
 /*
- * Printing the timing statistics: a text block with GPGPU-Sim's names where
- * one exists (gpu_sim_cycle, gpu_sim_insn, gpu_ipc, L1D_total_cache_*,
- * L2_total_cache_*, ...) and a JSON object with the same figures grouped by
- * component. Only wall-clock figures vary between identical runs.
+ * Printing the timing statistics: the detail lines of the full text report
+ * (runtime/stats_text.c prints GPGPU-Sim's shared names around them) and a
+ * JSON object with the same figures grouped by component. Caches count as
+ * GPGPU-Sim counts (tm_cache_misses) in both. Only wall-clock figures vary
+ * between identical runs.
  */
 #include <string.h>
 
@@ -25,13 +26,12 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0.0;
 }
 
-/* Figures derived from the counters, shared by both printers. */
-struct derived {
-    double ipc, occupancy, l1d_miss, l2_miss, l1d_mpki, l2_mpki, row_hit, dram_util, dram_gbs,
-        lat_avg, icnt_req_lat, icnt_reply_lat, sim_rate;
-};
+uint64_t tm_cache_misses(const struct mem_cache_stats *c)
+{
+    return c->accesses - c->hits - c->hit_reserved;
+}
 
-static void derive(const struct tm_stats *s, struct derived *d)
+void tm_stats_derive(const struct tm_stats *s, struct tm_derived *d)
 {
     const struct tm_counters *c = &s->c;
     double secs = (double)c->cycles / (s->core_mhz * 1e6);
@@ -40,46 +40,40 @@ static void derive(const struct tm_stats *s, struct derived *d)
     d->ipc = ratio(c->thread_insts, c->cycles);
     d->occupancy =
         ratio(c->sm.warps_resident, c->sm.busy_cycles) / (s->max_warps ? s->max_warps : 1);
-    /* As GPGPU-Sim counts: every access that did not hit (write misses and bypasses too). */
-    d->l1d_miss = ratio(c->l1d.accesses - c->l1d.hits, c->l1d.accesses);
-    d->l2_miss = ratio(c->mem.l2.misses, c->mem.l2.accesses);
-    d->l1d_mpki = 1000.0 * ratio(c->l1d.accesses - c->l1d.hits, c->warp_insts);
-    d->l2_mpki = 1000.0 * ratio(c->mem.l2.misses, c->warp_insts);
+    d->l1d_miss = ratio(tm_cache_misses(&c->l1d), c->l1d.accesses);
+    d->l2_miss = ratio(tm_cache_misses(&c->mem.l2), c->mem.l2.accesses);
+    d->l1d_mpki = 1000.0 * ratio(tm_cache_misses(&c->l1d), c->warp_insts);
+    d->l2_mpki = 1000.0 * ratio(tm_cache_misses(&c->mem.l2), c->warp_insts);
     d->row_hit = ratio(c->mem.dram.row_hits, c->mem.dram.row_hits + c->mem.dram.row_misses);
     d->dram_util = ratio(c->mem.dram.data_busy, c->mem.dram.cycles);
     d->dram_gbs = secs > 0 ? (double)dram_bytes / secs / 1e9 : 0;
+    d->l2_gbs = secs > 0 ? (double)c->mem.reply.bytes / secs / 1e9 : 0;
     d->lat_avg = ratio(c->sm.lat_sum, c->sm.lat_n);
     d->icnt_req_lat = ratio(c->mem.req.latency_sum, c->mem.req.packets);
     d->icnt_reply_lat = ratio(c->mem.reply.latency_sum, c->mem.reply.packets);
     d->sim_rate = s->wall_s > 0 ? (double)c->thread_insts / s->wall_s : 0;
 }
 
+/* One cache of this kernel (or of the total): GPGPU-Sim's counting (tm_cache_misses). */
 static void text_cache(FILE *out, const char *name, const struct mem_cache_stats *c)
 {
-    fprintf(out, "%s_total_cache_accesses = %llu\n", name, (unsigned long long)c->accesses);
-    fprintf(out, "%s_total_cache_misses = %llu\n", name,
-            (unsigned long long)(c->accesses - c->hits));
-    fprintf(out, "%s_total_cache_miss_rate = %.4f\n", name,
-            ratio(c->accesses - c->hits, c->accesses));
-    fprintf(out, "%s_total_cache_pending_hits = %llu\n", name, (unsigned long long)c->hit_reserved);
-    fprintf(out, "%s_total_cache_reservation_fails = %llu\n", name, (unsigned long long)c->resfail);
+    fprintf(out, "%s_accesses = %llu\n", name, (unsigned long long)c->accesses);
+    fprintf(out, "%s_misses = %llu\n", name, (unsigned long long)tm_cache_misses(c));
+    fprintf(out, "%s_miss_rate = %.4f\n", name, ratio(tm_cache_misses(c), c->accesses));
+    fprintf(out, "%s_pending_hits = %llu\n", name, (unsigned long long)c->hit_reserved);
+    fprintf(out, "%s_reservation_fails = %llu\n", name, (unsigned long long)c->resfail);
 }
 
-void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
+static void text_sm(const struct tm_stats *s, FILE *out)
 {
     const struct tm_counters *c = &s->c;
-    struct derived d;
 
-    derive(s, &d);
-    fprintf(out, "---- ptxsim timing statistics: %s %s ----\n", what, s->kernel);
-    fprintf(out, "gpu_sim_cycle = %llu\n", (unsigned long long)c->cycles);
-    fprintf(out, "gpu_sim_insn = %llu\n", (unsigned long long)c->thread_insts);
     fprintf(out, "gpu_sim_warp_insn = %llu\n", (unsigned long long)c->warp_insts);
-    fprintf(out, "gpu_ipc = %.4f\n", d.ipc);
-    fprintf(out, "gpu_occupancy = %.4f%%\n", 100.0 * d.occupancy);
     fprintf(out, "gpu_sim_ctas = %llu\n", (unsigned long long)c->ctas);
-    fprintf(out, "max_ctas_per_sm = %u (limited by %s; %u registers per thread)\n",
-            s->max_ctas_per_sm, s->occ_limiter ? s->occ_limiter : "-", s->regs_per_thread);
+    fprintf(out, "max_ctas_per_sm = %u (limited by %s; %u registers per thread, %s%.0u)\n",
+            s->max_ctas_per_sm, s->occ_limiter ? s->occ_limiter : "-", s->regs_per_thread,
+            s->regs_sm ? "ptxas count from the cubin for sm_" : "estimated from PTX liveness",
+            s->regs_sm);
     fprintf(out, "ract = %.4f\nutil = %.4f\n", s->ract, s->util);
     fprintf(out, "n_act = %llu\nn_inact = %llu\nc_idle = %llu\nc_mem = %llu\nc_stall = %llu\n",
             (unsigned long long)c->sm.n_act, (unsigned long long)c->sm.n_inact,
@@ -96,8 +90,17 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
     if (c->sm.crit_samples)
         fprintf(out, "cawa_prediction_accuracy = %.4f\n",
                 ratio(c->sm.crit_slow, c->sm.crit_samples));
+}
+
+void tm_stats_print_text(const struct tm_stats *s, FILE *out)
+{
+    const struct tm_counters *c = &s->c;
+    struct tm_derived d;
+
+    tm_stats_derive(s, &d);
+    text_sm(s, out);
     text_cache(out, "L1D", &c->l1d);
-    fprintf(out, "L1D_total_cache_mpki = %.3f\n", d.l1d_mpki);
+    fprintf(out, "L1D_mpki = %.3f\n", d.l1d_mpki);
     fprintf(out, "L1D_evict_noreuse = %llu\nL1D_stall_bypassed = %llu\n",
             (unsigned long long)c->l1d.evict_noreuse, (unsigned long long)c->l1d.stall_bypassed);
     for (uint32_t i = 0;
@@ -107,7 +110,7 @@ void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out)
     text_cache(out, "L1I", &c->l1i);
     text_cache(out, "L1C", &c->l1c);
     text_cache(out, "L2", &c->mem.l2);
-    fprintf(out, "L2_total_cache_mpki = %.3f\n", d.l2_mpki);
+    fprintf(out, "L2_mpki = %.3f\n", d.l2_mpki);
     fprintf(out, "dram_reads = %llu\ndram_writes = %llu\n", (unsigned long long)c->mem.dram.reads,
             (unsigned long long)c->mem.dram.writes);
     fprintf(out, "dram_row_buffer_hit_rate = %.4f\ndram_bandwidth_utilization = %.4f\n", d.row_hit,
@@ -134,17 +137,21 @@ static void json_cache(FILE *out, const char *name, const struct mem_cache_stats
         "\"reservation_fails\": %llu, \"fails_mshr\": %llu, \"fails_merge\": %llu, "
         "\"fails_miss_queue\": %llu, \"fails_line\": %llu, \"fills\": %llu, "
         "\"evictions\": %llu, \"writebacks\": %llu, \"hits_intra_warp\": %llu, \"evict_noreuse\": %llu, "
-        "\"stall_bypassed\": %llu, \"miss_rate\": %.6f}%s",
+        "\"stall_bypassed\": %llu, \"uncached\": %llu, \"miss_rate\": %.6f, \"read_hits\": %llu, "
+        "\"read_pending_hits\": %llu, \"read_misses\": %llu}%s",
         name, (unsigned long long)c->accesses, (unsigned long long)c->reads,
-        (unsigned long long)c->writes, (unsigned long long)c->hits, (unsigned long long)c->misses,
-        (unsigned long long)c->hit_reserved, (unsigned long long)c->sent,
-        (unsigned long long)c->bypassed, (unsigned long long)c->resfail,
-        (unsigned long long)c->resfail_mshr, (unsigned long long)c->resfail_merge,
-        (unsigned long long)c->resfail_missq, (unsigned long long)c->resfail_line,
-        (unsigned long long)c->fills, (unsigned long long)c->evictions,
-        (unsigned long long)c->writebacks, (unsigned long long)c->hits_intra,
-        (unsigned long long)c->evict_noreuse, (unsigned long long)c->stall_bypassed,
-        ratio(c->accesses - c->hits, c->accesses), last ? "" : ", ");
+        (unsigned long long)c->writes, (unsigned long long)c->hits,
+        (unsigned long long)tm_cache_misses(c), (unsigned long long)c->hit_reserved,
+        (unsigned long long)c->sent, (unsigned long long)c->bypassed,
+        (unsigned long long)c->resfail, (unsigned long long)c->resfail_mshr,
+        (unsigned long long)c->resfail_merge, (unsigned long long)c->resfail_missq,
+        (unsigned long long)c->resfail_line, (unsigned long long)c->fills,
+        (unsigned long long)c->evictions, (unsigned long long)c->writebacks,
+        (unsigned long long)c->hits_intra, (unsigned long long)c->evict_noreuse,
+        (unsigned long long)c->stall_bypassed, (unsigned long long)c->uncached,
+        ratio(tm_cache_misses(c), c->accesses), (unsigned long long)c->rd_hits,
+        (unsigned long long)c->rd_hit_reserved,
+        (unsigned long long)(c->reads - c->rd_hits - c->rd_hit_reserved), last ? "" : ", ");
 }
 
 #define U(x) ((unsigned long long)(x))
@@ -163,9 +170,9 @@ static void json_policy(FILE *out, const struct tm_stats *s)
 void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
 {
     const struct tm_counters *c = &s->c;
-    struct derived d;
+    struct tm_derived d;
 
-    derive(s, &d);
+    tm_stats_derive(s, &d);
     fprintf(out, "%*s{\"name\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u],\n", indent,
             "", s->kernel, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
             s->block[2]);
@@ -176,9 +183,9 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             U(c->kernels), s->wall_s, d.sim_rate);
     fprintf(out,
             "%*s \"occupancy\": {\"max_ctas_per_sm\": %u, \"limited_by\": \"%s\", "
-            "\"regs_per_thread\": %u, \"achieved\": %.6f},\n",
+            "\"regs_per_thread\": %u, \"regs_source\": \"%s%.0u\", \"achieved\": %.6f},\n",
             indent, "", s->max_ctas_per_sm, s->occ_limiter ? s->occ_limiter : "-",
-            s->regs_per_thread, d.occupancy);
+            s->regs_per_thread, s->regs_sm ? "cubin_sm_" : "ptx_liveness", s->regs_sm, d.occupancy);
     fprintf(out,
             "%*s \"sm\": {\"n_act\": %llu, \"n_inact\": %llu, \"c_idle\": %llu, \"c_mem\": %llu, "
             "\"c_stall\": %llu, \"ract\": %.6f, \"util\": %.6f, \"busy_cycles\": %llu, "

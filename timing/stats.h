@@ -31,6 +31,7 @@ struct tm_stats {
     const char *l1d_policy;                  /* name of the L1D policy */
     const char *const *l1d_counter_names;    /* its counters in c.l1d.pol (NULL-terminated) */
     uint32_t regs_per_thread; /* the occupancy estimate's registers per thread */
+    uint32_t regs_sm;         /* from the cubin for sm_<regs_sm>; 0 = PTX liveness estimate */
     double core_mhz, dram_mhz;
     double dram_peak_bytes_per_cycle; /* all channels, per DRAM command cycle */
     double ract;       /* mean over SMs of N_act / (N_act + N_inact) */
@@ -43,8 +44,22 @@ void tm_counters_sub(struct tm_counters *out, const struct tm_counters *a,
                      const struct tm_counters *b);
 void tm_counters_add(struct tm_counters *acc, const struct tm_counters *x);
 
-/* name: "kernel" or "total". */
-void tm_stats_print_text(const struct tm_stats *s, const char *what, FILE *out);
+/* Figures derived from the counters, shared by the printers. */
+struct tm_derived {
+    double ipc, occupancy, l1d_miss, l2_miss, l1d_mpki, l2_mpki, row_hit, dram_util, dram_gbs,
+        l2_gbs, lat_avg, icnt_req_lat, icnt_reply_lat, sim_rate;
+};
+void tm_stats_derive(const struct tm_stats *s, struct tm_derived *d);
+
+/*
+ * A cache's misses as GPGPU-Sim counts them (its MISS and SECTOR_MISS): the
+ * accesses that neither hit nor merged into a pending miss (those are its
+ * pending hits, HIT_RESERVED); write misses and bypassed reads are misses.
+ */
+uint64_t tm_cache_misses(const struct mem_cache_stats *c);
+
+/* The detail lines of the full text report ("name = value"), no header. */
+void tm_stats_print_text(const struct tm_stats *s, FILE *out);
 /* One JSON object (no trailing newline). */
 void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent);
 

@@ -16,8 +16,11 @@ static const struct verb verbs[] = {
     {"exec", verb_exec, "run one kernel of a PTX file functionally with given arguments"},
     {"run", verb_run, "run a CUDA program (built with nvcc -cudart shared) on ptxsim"},
     {"objdump", verb_objdump, "list the fat binary entries of a CUDA program, print their PTX"},
-    {"sweep", verb_sweep, "run the workload suite over machines and policies, summarise"},
+    {"sweep", verb_sweep, "run an app list over machines and policies, locally or on Slurm"},
+    {"stats", verb_stats, "statistics JSON files as one table (--csv: a row per run and kernel)"},
     {"belady", verb_belady, "replay an L1D trace (-ptxsim_l1d_trace) with LRU and Belady-optimal"},
+    {"annotate", verb_annotate,
+     "list per-PTX-line statistics (-enable_ptx_file_line_stats) hottest first"},
 };
 
 static void usage(FILE *out)

@@ -23,8 +23,6 @@
 #define PTXSIM_SRCDIR "."
 #endif
 
-#define MAX_JSON_BYTES (64u << 20)
-
 static int resolve_configs(const struct sweep_opts *o, struct sweep_plan *p)
 {
     char path[PATH_MAX], *abs;
@@ -74,10 +72,12 @@ static int check_variant(const char *path, const char *label, const struct sweep
     for (size_t k = 0; k < var->nopts; k++)
         strcat(strcat(ov, var->opts[k]), "\n");
     ps_err_clear(&err);
+    /* The whole configuration, timing model included, as ptxsim run checks it. */
     rc = ptxsim_config_build(path, ov, &cfg, &err);
     free(ov);
     if (rc) {
-        fprintf(stderr, "ptxsim sweep: variant %s on %s: %s\n", var->name, label, err.msg);
+        fprintf(stderr, "ptxsim sweep: variant %s on %s: ", var->name, label);
+        ps_err_print(&err, stderr);
         return 2;
     }
     ps_config_free(&cfg);
@@ -97,36 +97,54 @@ static int check_variants(const struct sweep_opts *o, const struct sweep_plan *p
 
 static void known_names(const struct sweep_plan *p, bool ocl)
 {
-    fprintf(stderr, "known workloads:");
-    for (size_t i = 0; i < p->cat.n; i++)
-        if (ocl || !p->cat.w[i].ocl)
-            fprintf(stderr, " %s", p->cat.w[i].name);
-    fprintf(stderr, "%s\n", p->cat.n ? "" : " none (run `make workloads`)");
+    fprintf(stderr, "known apps:");
+    for (size_t i = 0; i < p->apps.n; i++)
+        if (ocl || !p->apps.v[i].ocl)
+            fprintf(stderr, " %s", p->apps.v[i].name);
+    fprintf(stderr, "%s\n", p->apps.n ? "" : " none (run `make workloads`, or give --apps FILE)");
+}
+
+/* The list: --apps FILE, or the bundled suite from the catalog. */
+static int load_apps(const struct sweep_opts *o, struct sweep_plan *p)
+{
+    char err[1024];
+    int rc;
+
+    if (!o->apps) {
+        if (sweep_catalog_load(&p->cat, p->bin, PTXSIM_SRCDIR))
+            return 1;
+        return sweep_apps_from_catalog(&p->apps, &p->cat, p->bin) ? 1 : 0;
+    }
+    rc = sweep_apps_load(&p->apps, o->apps, err, sizeof(err));
+    if (rc == -1)
+        fprintf(stderr, "ptxsim sweep: %s\n", err);
+    return rc == -1 ? 2 : rc ? 1 : 0;
 }
 
 static int select_workloads(const struct sweep_opts *o, struct sweep_plan *p)
 {
     bool all = !o->workloads.n || (o->workloads.n == 1 && !strcmp(o->workloads.v[0], "all"));
 
-    p->wls = calloc(p->cat.n + o->workloads.n + 1, sizeof(*p->wls));
+    p->wls = calloc(p->apps.n + o->workloads.n + 1, sizeof(*p->wls));
     if (!p->wls)
         return 1;
     if (all) {
-        for (size_t i = 0; i < p->cat.n; i++)
-            if (o->ocl || !p->cat.w[i].ocl)
-                p->wls[p->nwls++] = &p->cat.w[i];
+        for (size_t i = 0; i < p->apps.n; i++)
+            if (o->ocl || o->apps || !p->apps.v[i].ocl)
+                p->wls[p->nwls++] = &p->apps.v[i];
         if (!p->nwls) {
-            fprintf(stderr, "ptxsim sweep: no workloads in %s\n", p->bin);
+            fprintf(stderr, "ptxsim sweep: no apps in %s\n", o->apps ? o->apps : p->bin);
             known_names(p, true);
             return 2;
         }
         return 0;
     }
     for (size_t i = 0; i < o->workloads.n; i++) {
-        const struct sweep_workload *w = sweep_catalog_find(&p->cat, o->workloads.v[i]);
+        const struct sweep_app *w = sweep_apps_find(&p->apps, o->workloads.v[i]);
 
         if (!w) {
-            fprintf(stderr, "ptxsim sweep: unknown workload '%s'\n", o->workloads.v[i]);
+            fprintf(stderr, "ptxsim sweep: unknown app '%s'%s%s\n", o->workloads.v[i],
+                    o->apps ? " in " : "", o->apps ? o->apps : "");
             known_names(p, true);
             return 2;
         }
@@ -195,17 +213,22 @@ static char **build_argv(const struct sweep_plan *p, const struct sweep_plan_run
     const char *head[] = {p->self, "run", "--mode", "timing", "--config", p->config_paths[config]};
     const char *tail[] = {
         "-o", "ptxsim_print_stats=0", "-o", "ptxsim_progress_interval=0", "--stats", r->json, "--"};
-    size_t n = 0, max = 12 + 2 * r->var->nopts + 4, nh = 6, nt = 7;
-    char **a = calloc(max, sizeof(*a));
-    bool ok = a != NULL;
+    size_t n = 0, nh = 6, nt = 7, na = 0;
+    char **a;
+    bool ok;
 
+    while (r->app->argv[na])
+        na++;
+    a = calloc(nh + 2 * r->var->nopts + nt + na + 1, sizeof(*a));
+    ok = a != NULL;
     for (size_t k = 0; ok && k < nh; k++)
         ok = (a[n++] = strdup(head[k])) != NULL;
     for (size_t k = 0; ok && k < r->var->nopts; k++)
         ok = (a[n++] = strdup("-o")) && (a[n++] = strdup(r->var->opts[k]));
     for (size_t k = 0; ok && k < nt; k++)
         ok = (a[n++] = strdup(tail[k])) != NULL;
-    ok = ok && (a[n++] = fmt("%s/%s", p->bin, r->wl->name)) && (a[n++] = strdup(r->size));
+    for (size_t k = 0; ok && k < na; k++)
+        ok = (a[n++] = sweep_apps_expand(r->app->argv[k], r->size, r->rundir)) != NULL;
     if (!ok) {
         argv_free(a);
         return NULL;
@@ -213,33 +236,66 @@ static char **build_argv(const struct sweep_plan *p, const struct sweep_plan_run
     return a;
 }
 
+/* The app's check with {size} and {rundir} filled in; file paths made absolute from its dir. */
+static int expand_check(struct sweep_plan_run *r)
+{
+    const struct sweep_check *c = &r->app->check;
+    char *f;
+
+    if (c->stdout_re && !(r->check_re = sweep_apps_expand(c->stdout_re, r->size, r->rundir)))
+        return 1;
+    if (!c->file)
+        return 0;
+    f = sweep_apps_expand(c->file, r->size, r->rundir);
+    r->check_file = f && f[0] != '/' ? fmt("%s/%s", r->app->dir, f) : f;
+    if (r->check_file != f)
+        free(f);
+    f = sweep_apps_expand(c->expect, r->size, r->rundir);
+    r->check_expect = f && f[0] != '/' ? fmt("%s/%s", r->app->dir, f) : f;
+    if (r->check_expect != f)
+        free(f);
+    return r->check_file && r->check_expect ? 0 : 1;
+}
+
+static int run_files(struct sweep_plan *p, struct sweep_plan_run *r)
+{
+    static const char *const ext[] = {".json", ".out", ".err", ".cmd", ".wall", ".rc", ".sh", ".d"};
+    char **const dst[] = {&r->json, &r->out, &r->err, &r->cmd,
+                          &r->wall, &r->rc,  &r->sh,  &r->rundir};
+    char *base = fmt("%s/%s", p->runs_dir, r->id);
+
+    for (size_t k = 0; base && k < sizeof(ext) / sizeof(ext[0]); k++)
+        if (!(*dst[k] = fmt("%s%s", base, ext[k]))) {
+            free(base);
+            return 1;
+        }
+    free(base);
+    return base ? 0 : 1;
+}
+
 static int plan_run(struct sweep_plan *p, struct sweep_plan_run *r, size_t config)
 {
-    char *base = NULL;
+    const char *arg0;
 
     r->config = p->config_labels[config];
-    if (asprintf(&r->id, "%s.%s.%s.%s", r->wl->name, r->size, r->config, r->var->name) < 0) {
+    if ((r->app->sized
+             ? asprintf(&r->id, "%s.%s.%s.%s", r->app->name, r->size, r->config, r->var->name)
+             : asprintf(&r->id, "%s.%s.%s", r->app->name, r->config, r->var->name)) < 0) {
         r->id = NULL;
         return 1;
     }
-    if (!(base = fmt("%s/%s", p->runs_dir, r->id)))
-        return 1;
-    r->json = fmt("%s%s", base, ".json");
-    r->out = fmt("%s%s", base, ".out");
-    r->err = fmt("%s%s", base, ".err");
-    r->cmd = fmt("%s%s", base, ".cmd");
-    r->wall = fmt("%s%s", base, ".wall");
-    free(base);
-    if (!r->json || !r->out || !r->err || !r->cmd || !r->wall)
-        return 1;
-    r->argv = build_argv(p, r, config);
-    if (!r->argv)
+    if (run_files(p, r) || expand_check(r) || !(r->argv = build_argv(p, r, config)))
         return 1;
     for (size_t k = 0; r->argv[k]; k++)
-        if (!strcmp(r->argv[k], "--"))
-            r->prog = r->argv[k + 1];
+        if (!strcmp(r->argv[k], "--")) {
+            arg0 = r->argv[k + 1];
+            if (strchr(arg0, '/') &&
+                !(r->prog = arg0[0] == '/' ? strdup(arg0) : fmt("%s/%s", r->app->dir, arg0)))
+                return 1;
+            break;
+        }
     r->job = (struct sweep_job){.argv = r->argv,
-                                .cwd = p->runs_dir,
+                                .cwd = r->app->dir,
                                 .out_path = r->out,
                                 .err_path = r->err,
                                 .label = r->id};
@@ -254,13 +310,13 @@ static int make_runs(const struct sweep_opts *o, struct sweep_plan *p)
     if (!p->runs)
         return 1;
     for (size_t w = 0; w < p->nwls; w++)
-        for (size_t s = 0; s < o->sizes.n; s++)
+        for (size_t s = 0; s < (p->wls[w]->sized ? o->sizes.n : 1); s++)
             for (size_t c = 0; c < o->configs.n; c++)
                 for (size_t v = 0; v < o->nvariants; v++, k++) {
                     struct sweep_plan_run *r = &p->runs[k];
 
-                    r->wl = p->wls[w];
-                    r->size = o->sizes.v[s];
+                    r->app = p->wls[w];
+                    r->size = p->wls[w]->sized ? o->sizes.v[s] : "-";
                     r->var = &o->variants[v];
                     p->nruns = k + 1;
                     if (plan_run(p, r, c))
@@ -274,13 +330,13 @@ void sweep_plan_free(struct sweep_plan *p)
     for (size_t i = 0; i < p->nruns; i++) {
         struct sweep_plan_run *r = &p->runs[i];
 
+        char *strs[] = {r->id,         r->json,         r->out, r->err,    r->cmd,
+                        r->wall,       r->rc,           r->sh,  r->rundir, r->check_re,
+                        r->check_file, r->check_expect, r->prog};
+
         argv_free(r->argv);
-        free(r->id);
-        free(r->json);
-        free(r->out);
-        free(r->err);
-        free(r->cmd);
-        free(r->wall);
+        for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++)
+            free(strs[k]);
     }
     free(p->runs);
     for (size_t i = 0; i < p->nconfigs; i++) {
@@ -290,6 +346,7 @@ void sweep_plan_free(struct sweep_plan *p)
     free(p->config_paths);
     free(p->config_labels);
     free(p->wls);
+    sweep_apps_free(&p->apps);
     sweep_catalog_free(&p->cat);
 }
 
@@ -318,22 +375,6 @@ char *sweep_plan_cmd_line(char *const *argv)
     return s;
 }
 
-static bool has_pass_line(const char *path, const struct sweep_plan_run *r)
-{
-    FILE *fp = fopen(path, "r");
-    char line[1024], want[256];
-    bool ok = false;
-    size_t n;
-
-    if (!fp)
-        return false;
-    n = (size_t)snprintf(want, sizeof(want), "PASS %s %s", r->wl->name, r->size);
-    while (!ok && fgets(line, sizeof(line), fp))
-        ok = !strncmp(line, want, n) && strchr(" \r\n", line[n]) && line[n];
-    fclose(fp);
-    return ok;
-}
-
 static double mtime(const char *path)
 {
     struct stat st;
@@ -345,30 +386,24 @@ static double mtime(const char *path)
 
 /*
  * Whether a previous sweep finished this run: same command (but for the
- * ptxsim binary), statistics complete and newer than the workload binary,
- * and the PASS line on stdout.
+ * ptxsim binary), judged a pass, and statistics newer than the program.
  */
 static bool reusable(const struct sweep_plan_run *r)
 {
-    char *want = sweep_plan_cmd_line(r->argv), *have = sweep_json_read_file(r->cmd, 1 << 20),
-         *json = NULL;
+    char *want = sweep_plan_cmd_line(r->argv), *have = sweep_json_read_file(r->cmd, 1 << 20);
     const char *w, *h;
     double t = mtime(r->json);
     bool ok = false;
 
-    if (!want || !have || t < 0 || t < mtime(r->prog) || !has_pass_line(r->out, r))
+    if (!want || !have || t < 0 || (r->prog && t < mtime(r->prog)))
         goto out;
     have[strcspn(have, "\n")] = '\0';
     w = strchr(want, ' ');
     h = strchr(have, ' ');
-    if (!w || !h || strcmp(w, h))
-        goto out;
-    json = sweep_json_read_file(r->json, MAX_JSON_BYTES);
-    ok = json && sweep_json_valid(json) && sweep_json_has(json, "timing_total");
+    ok = w && h && !strcmp(w, h) && sweep_plan_judge(r) == SWEEP_PASS;
 out:
     free(want);
     free(have);
-    free(json);
     return ok;
 }
 
@@ -382,60 +417,25 @@ static int write_text(const char *path, const char *text)
     return fclose(fp);
 }
 
-static enum sweep_status judge(const struct sweep_plan_run *r, const char *json)
-{
-    const struct sweep_job *j = &r->job;
-
-    if (r->reused)
-        return SWEEP_PASS;
-    if (!j->started)
-        return SWEEP_ERROR;
-    if (j->timed_out)
-        return SWEEP_TIMEOUT;
-    if (WIFEXITED(j->wait_status) && WEXITSTATUS(j->wait_status) == 127)
-        return SWEEP_ERROR; /* could not start the program */
-    if (!WIFEXITED(j->wait_status) || WEXITSTATUS(j->wait_status) || !has_pass_line(r->out, r))
-        return SWEEP_FAIL;
-    if (!json || !sweep_json_valid(json) || !sweep_json_has(json, "timing_total"))
-        return SWEEP_ERROR;
-    return SWEEP_PASS;
-}
-
 const char *sweep_plan_job_done(void *ctx, struct sweep_job *job)
 {
     struct sweep_plan_run *r =
         (struct sweep_plan_run *)((char *)job - offsetof(struct sweep_plan_run, job));
-    char *json = sweep_json_read_file(r->json, MAX_JSON_BYTES), wall[64];
-    enum sweep_status st = judge(r, json);
+    char text[64];
 
     (void)ctx;
-    free(json);
-    snprintf(wall, sizeof(wall), "%.3f\n", job->wall_s);
-    if (st == SWEEP_PASS)
-        write_text(r->wall, wall);
-    return sweep_status_name(st);
-}
-
-void sweep_plan_row(const struct sweep_plan_run *r, struct sweep_row *row)
-{
-    char *json = sweep_json_read_file(r->json, MAX_JSON_BYTES);
-    char *wall = sweep_json_read_file(r->wall, 256);
-    double wall_s = wall ? strtod(wall, NULL) : -1;
-
-    memset(row, 0, sizeof(*row));
-    snprintf(row->workload, sizeof(row->workload), "%s", r->wl->name);
-    snprintf(row->wclass, sizeof(row->wclass), "%s", r->wl->wclass);
-    snprintf(row->size, sizeof(row->size), "%s", r->size);
-    snprintf(row->config, sizeof(row->config), "%s", r->config);
-    snprintf(row->variant, sizeof(row->variant), "%s", r->var->name);
-    row->status = judge(r, json);
-    sweep_row_clear(row);
-    if (row->status == SWEEP_PASS && !sweep_row_from_json(row, json, wall_s))
-        row->status = SWEEP_ERROR;
-    if (row->status != SWEEP_PASS)
-        sweep_row_clear(row);
-    free(json);
-    free(wall);
+    if (!job->started)
+        snprintf(text, sizeof(text), "error\n");
+    else if (job->timed_out)
+        snprintf(text, sizeof(text), "timeout\n");
+    else if (WIFEXITED(job->wait_status))
+        snprintf(text, sizeof(text), "exit %d\n", WEXITSTATUS(job->wait_status));
+    else
+        snprintf(text, sizeof(text), "signal %d\n", WTERMSIG(job->wait_status));
+    write_text(r->rc, text);
+    snprintf(text, sizeof(text), "%.3f\n", job->wall_s);
+    write_text(r->wall, text);
+    return sweep_status_name(sweep_plan_judge(r));
 }
 
 /* The jobs that still have to run; their old outputs are removed and .cmd written. */
@@ -453,19 +453,24 @@ struct sweep_job **sweep_plan_pending(struct sweep_plan *p, size_t *n)
             continue;
         unlink(r->json);
         unlink(r->wall);
+        unlink(r->rc);
+        mkdir(r->rundir, 0777);
         line = sweep_plan_cmd_line(r->argv);
         if (line && strcat(line, "\n"))
             write_text(r->cmd, line);
         free(line);
-        if (access(r->prog, X_OK) == 0) {
+        if (!r->prog || access(r->prog, X_OK) == 0) {
             jobs[(*n)++] = &r->job;
             continue;
         }
         /* Not started: judged "error", with the reason where the run's stderr would be. */
         unlink(r->out);
-        line = fmt("ptxsim sweep: no workload binary %s (%s)\n", r->prog,
-                   "`make workloads` builds the suite; --bin names another directory");
-        write_text(r->err, line ? line : "ptxsim sweep: no workload binary\n");
+        line =
+            fmt("ptxsim sweep: no program %s (%s)\n", r->prog,
+                p->apps_given ? "see the app's command and dir in the list"
+                              : "`make workloads` builds the suite; --bin names another directory");
+        write_text(r->err, line ? line : "ptxsim sweep: no program\n");
+        write_text(r->rc, "error\n");
         free(line);
     }
     return jobs;
@@ -478,9 +483,9 @@ int sweep_plan_make(const struct sweep_opts *o, struct sweep_plan *p)
     memset(p, 0, sizeof(*p));
     if ((rc = find_dirs(o, p)))
         return rc;
-    if (sweep_catalog_load(&p->cat, p->bin, PTXSIM_SRCDIR))
-        return 1;
-    if ((rc = select_workloads(o, p)) || (rc = resolve_configs(o, p)) ||
+    p->apps_given = o->apps != NULL;
+    p->timeout_s = o->timeout_s;
+    if ((rc = load_apps(o, p)) || (rc = select_workloads(o, p)) || (rc = resolve_configs(o, p)) ||
         (rc = check_variants(o, p)) || (rc = make_out_dir(o, p)))
         return rc;
     return make_runs(o, p);

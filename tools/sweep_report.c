@@ -3,6 +3,7 @@
  * per-(size, config) tables with normalisation and means that summary.md and
  * the charts are made from.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +34,25 @@ static const char *const status_names[] = {"pass", "fail", "timeout", "error"};
 static const char *const stall_names[SWEEP_NSTALLS] = {
     "sync", "fetch", "control", "data", "dcache_miss", "mshr", "structural", "exec"};
 
-/* Identifying columns of the CSV, before the numeric ones. */
-#define NKEYS 6
-static const char *const key_names[NKEYS] = {"workload", "class",   "size",
-                                             "config",   "variant", "status"};
+/* Identifying columns of the CSV, before the numeric ones (docs/experiments.md). */
+#define NKEYS 10
+enum {
+    K_RUN,
+    K_WORKLOAD,
+    K_CLASS,
+    K_SIZE,
+    K_CONFIG,
+    K_VARIANT,
+    K_STATUS,
+    K_SCOPE,
+    K_KINDEX,
+    K_KERNEL
+};
+static const char *const key_names[NKEYS] = {"run",          "workload", "class",  "size",
+                                             "config",       "variant",  "status", "scope",
+                                             "kernel_index", "kernel"};
+/* Columns a results.csv must have (older files have no run, scope or kernel columns). */
+static const bool key_required[NKEYS] = {false, true, false, true, true, true, true};
 
 const char *sweep_status_name(enum sweep_status s)
 {
@@ -92,65 +108,138 @@ static double idle_frac(const double *v)
     return idle < 0 ? 0 : idle > sm_cycles ? 1 : idle / sm_cycles;
 }
 
-bool sweep_row_from_json(struct sweep_row *row, const char *json, double wall_s)
+bool sweep_row_from_json(struct sweep_row *row, const json_t *timing, const json_t *config,
+                         double wall_s)
 {
-    char path[128];
     double clusters = NAN, cores = NAN;
 
     sweep_row_clear(row);
-    if (!sweep_json_valid(json) || !sweep_json_has(json, "timing_total"))
+    if (!json_is_object(timing))
         return false;
-    for (int i = 0; i < SWEEP_NCOLS; i++) {
-        if (!col_paths[i])
-            continue;
-        snprintf(path, sizeof(path), "timing_total.%s", col_paths[i]);
-        if (!sweep_json_number(json, path, &row->v[i]))
+    for (int i = 0; i < SWEEP_NCOLS; i++)
+        if (col_paths[i] && !sweep_json_number(timing, col_paths[i], &row->v[i]))
             row->v[i] = NAN;
-    }
     row->v[SWEEP_COL_WALL_S] = wall_s;
-    if (wall_s < 0 && !sweep_json_number(json, "timing_total.wall_s", &row->v[SWEEP_COL_WALL_S]))
+    if (wall_s < 0 && !sweep_json_number(timing, "wall_s", &row->v[SWEEP_COL_WALL_S]))
         row->v[SWEEP_COL_WALL_S] = NAN;
-    if (sweep_json_number(json, "config.gpgpu_n_clusters", &clusters) &&
-        sweep_json_number(json, "config.gpgpu_n_cores_per_cluster", &cores))
+    if (sweep_json_number(config, "gpgpu_n_clusters", &clusters) &&
+        sweep_json_number(config, "gpgpu_n_cores_per_cluster", &cores))
         row->v[SWEEP_COL_N_SM] = clusters * cores;
     row->v[SWEEP_COL_IDLE_FRAC] = idle_frac(row->v);
-    return !isnan(row->v[SWEEP_COL_CYCLES]) && !isnan(row->v[SWEEP_COL_IPC]);
+    if (!isnan(row->v[SWEEP_COL_CYCLES]) && !isnan(row->v[SWEEP_COL_IPC]))
+        return true;
+    sweep_row_clear(row);
+    return false;
 }
 
-int sweep_csv_write(const struct sweep_results *r, FILE *out)
+int sweep_rows_from_stats(struct sweep_results *r, const struct sweep_row *keys, const json_t *root,
+                          double wall_s)
+{
+    const json_t *kernels = sweep_json_get(root, "kernels"),
+                 *config = sweep_json_get(root, "config");
+    struct sweep_row row = *keys;
+
+    if (!sweep_json_has(root, "timing_total"))
+        return 1;
+    for (size_t i = 0; i < json_array_size(kernels); i++) {
+        const json_t *k = json_array_get(kernels, i);
+
+        row.total = false;
+        row.kernel_index = (int)i;
+        if (!sweep_json_string(k, "name", row.kernel, sizeof(row.kernel)))
+            snprintf(row.kernel, sizeof(row.kernel), "?");
+        if (!sweep_row_from_json(&row, sweep_json_get(k, "timing"), config, -1))
+            return 1;
+        if (sweep_results_add(r, &row))
+            return -1;
+    }
+    row.total = true;
+    row.kernel_index = -1;
+    snprintf(row.kernel, sizeof(row.kernel), "(all kernels)");
+    if (!sweep_row_from_json(&row, sweep_json_get(root, "timing_total"), config, wall_s))
+        return 1;
+    return sweep_results_add(r, &row) ? -1 : 0;
+}
+
+/* A text field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
+static void put_field(const char *s, FILE *out)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++)
+        fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
+    fputc('"', out);
+}
+
+void sweep_csv_header(FILE *out)
 {
     for (int k = 0; k < NKEYS; k++)
         fprintf(out, "%s%s", k ? "," : "", key_names[k]);
     for (int i = 0; i < SWEEP_NCOLS; i++)
         fprintf(out, ",%s", col_names[i]);
     fputc('\n', out);
-    for (size_t j = 0; j < r->n; j++) {
-        const struct sweep_row *row = &r->rows[j];
+}
 
-        fprintf(out, "%s,%s,%s,%s,%s,%s", row->workload, row->wclass, row->size, row->config,
-                row->variant, sweep_status_name(row->status));
-        for (int i = 0; i < SWEEP_NCOLS; i++) {
-            fputc(',', out);
-            if (!isnan(row->v[i]))
-                fprintf(out, col_fmts[i], row->v[i]);
-        }
-        fputc('\n', out);
+void sweep_csv_row(const struct sweep_row *row, FILE *out)
+{
+    const char *text[] = {row->run,  row->workload, row->wclass,
+                          row->size, row->config,   row->variant};
+
+    for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++) {
+        put_field(text[k], out);
+        fputc(',', out);
     }
+    fprintf(out, "%s,%s,", sweep_status_name(row->status), row->total ? "total" : "kernel");
+    if (!row->total)
+        fprintf(out, "%d", row->kernel_index);
+    fputc(',', out);
+    put_field(row->kernel, out);
+    for (int i = 0; i < SWEEP_NCOLS; i++) {
+        fputc(',', out);
+        if (!isnan(row->v[i]))
+            fprintf(out, col_fmts[i], row->v[i]);
+    }
+    fputc('\n', out);
+}
+
+int sweep_csv_write(const struct sweep_results *r, FILE *out)
+{
+    sweep_csv_header(out);
+    for (size_t j = 0; j < r->n; j++)
+        sweep_csv_row(&r->rows[j], out);
     return ferror(out) ? -1 : 0;
 }
 
-/* Splits line (modified) at commas into at most max fields; returns the count. */
+/*
+ * Splits line (modified) at commas into at most max fields, taking quoted
+ * fields ("a,b", "say ""x""") as sweep_csv_row writes them; returns the count.
+ */
 static int split_csv(char *line, char **fields, int max)
 {
     int n = 0;
+    char *p = line, *o;
+    bool more = true;
 
     line[strcspn(line, "\r\n")] = '\0';
-    for (char *p = line; n < max;) {
-        fields[n++] = p;
-        p = strchr(p, ',');
-        if (!p)
-            break;
-        *p++ = '\0';
+    while (n < max && more) {
+        fields[n++] = o = p;
+        if (*p == '"')
+            for (p++; *p; p++) {
+                if (*p == '"' && p[1] != '"') {
+                    p++;
+                    break;
+                }
+                *o++ = *p;
+                p += *p == '"';
+            }
+        while (*p && *p != ',')
+            *o++ = *p++;
+        more = *p == ',';
+        *o = '\0'; /* o <= p: the comma is no longer needed */
+        p += more;
     }
     return n;
 }
@@ -170,7 +259,7 @@ static int read_header(char *line, int *map, char *err, size_t errlen)
         for (int j = 0; j < n; j++)
             if (!strcmp(f[j], want))
                 map[i] = j;
-        if (map[i] < 0 && i < NKEYS && i != 1) {
+        if (map[i] < 0 && i < NKEYS && key_required[i]) {
             snprintf(err, errlen, "results.csv has no '%s' column", want);
             return -1;
         }
@@ -189,14 +278,20 @@ static void parse_row(char *line, const int *map, struct sweep_row *row)
     int n = split_csv(line, f, MAX_FIELDS), s;
 
     memset(row, 0, sizeof(*row));
-    copy_field(row->workload, sizeof(row->workload), f, n, map[0], "?");
-    copy_field(row->wclass, sizeof(row->wclass), f, n, map[1], "-");
-    copy_field(row->size, sizeof(row->size), f, n, map[2], "?");
-    copy_field(row->config, sizeof(row->config), f, n, map[3], "?");
-    copy_field(row->variant, sizeof(row->variant), f, n, map[4], "?");
+    copy_field(row->run, sizeof(row->run), f, n, map[K_RUN], "");
+    copy_field(row->workload, sizeof(row->workload), f, n, map[K_WORKLOAD], "?");
+    copy_field(row->wclass, sizeof(row->wclass), f, n, map[K_CLASS], "-");
+    copy_field(row->size, sizeof(row->size), f, n, map[K_SIZE], "?");
+    copy_field(row->config, sizeof(row->config), f, n, map[K_CONFIG], "?");
+    copy_field(row->variant, sizeof(row->variant), f, n, map[K_VARIANT], "?");
+    copy_field(row->kernel, sizeof(row->kernel), f, n, map[K_KERNEL], "(all kernels)");
+    row->total = map[K_SCOPE] < 0 || map[K_SCOPE] >= n || strcmp(f[map[K_SCOPE]], "kernel");
+    row->kernel_index = row->total || map[K_KINDEX] < 0 || map[K_KINDEX] >= n
+                            ? -1
+                            : (int)strtol(f[map[K_KINDEX]], NULL, 10);
     row->status = SWEEP_ERROR;
     for (s = 0; s < 4; s++)
-        if (map[5] < n && !strcmp(f[map[5]], status_names[s]))
+        if (map[K_STATUS] < n && !strcmp(f[map[K_STATUS]], status_names[s]))
             row->status = (enum sweep_status)s;
     for (int i = 0; i < SWEEP_NCOLS; i++) {
         int idx = map[NKEYS + i];
@@ -212,7 +307,7 @@ static void parse_row(char *line, const int *map, struct sweep_row *row)
 
 int sweep_csv_read(struct sweep_results *r, FILE *in, char *err, size_t errlen)
 {
-    char line[8192];
+    char line[16384];
     int map[NKEYS + SWEEP_NCOLS];
     struct sweep_row row;
 
@@ -226,7 +321,7 @@ int sweep_csv_read(struct sweep_results *r, FILE *in, char *err, size_t errlen)
         if (line[strspn(line, " \t\r\n")] == '\0')
             continue;
         parse_row(line, map, &row);
-        if (sweep_results_add(r, &row)) {
+        if (row.total && sweep_results_add(r, &row)) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }

@@ -1,7 +1,9 @@
 /*
- * The results of `ptxsim sweep`: one row per run (workload, size, machine,
- * policy variant, status and the figures taken from the run's statistics
- * JSON), written to and read back from results.csv, and the arithmetic the
+ * The results of `ptxsim sweep` and `ptxsim stats --csv`: one row per run
+ * and kernel plus one total row per run (run, workload, size, machine,
+ * policy variant, status, scope, kernel and the figures taken from the
+ * run's statistics JSON), written to and read back from results.csv (the
+ * same columns in both), and the arithmetic the
  * summary and the charts share: runs arranged as a workload x variant table
  * per (size, config), IPC normalised to a baseline variant, and the
  * geometric, harmonic and arithmetic means over workloads.
@@ -69,12 +71,16 @@ enum sweep_col {
 enum sweep_status { SWEEP_PASS, SWEEP_FAIL, SWEEP_TIMEOUT, SWEEP_ERROR };
 
 struct sweep_row {
+    char run[192]; /* the run's id (sweep) or the statistics file (stats) */
     char workload[64];
     char wclass[32]; /* from the WORKLOAD line; "-" if unknown */
     char size[16];
     char config[128]; /* the machine's name (a file's base name) */
     char variant[64];
     enum sweep_status status;
+    bool total;       /* the run's total row (scope "total"), else one kernel's (scope "kernel") */
+    int kernel_index; /* the launch's position in the run, from 0; -1 for a total row */
+    char kernel[256]; /* the kernel's name; "(all kernels)" for a total row */
     double v[SWEEP_NCOLS]; /* NAN where not known (runs that did not pass) */
 };
 
@@ -96,21 +102,37 @@ void sweep_results_free(struct sweep_results *r);
 /* Sets every figure of row to NAN. */
 void sweep_row_clear(struct sweep_row *row);
 
-/*
- * Fills row's figures from a statistics JSON of `ptxsim run --stats` (its
- * "timing_total" object and the SM count of its "config"); wall_s is the
- * run's wall time, or negative to take the simulated kernels' from the JSON.
- * Returns false, leaving the figures NAN, if the text is not complete
- * statistics of a timing run.
- */
-bool sweep_row_from_json(struct sweep_row *row, const char *json, double wall_s);
+struct json_t;
 
-/* results.csv: a header line and one line per row. */
+/*
+ * Fills row's figures from one "timing" object of a statistics JSON of
+ * `ptxsim run --stats` (a kernel's, or "timing_total") and the SM count of
+ * its "config"; wall_s is the run's wall time, or negative to take the
+ * simulation's from the object. Returns false, leaving the figures NAN, if
+ * the object lacks cycles or IPC.
+ */
+bool sweep_row_from_json(struct sweep_row *row, const struct json_t *timing,
+                         const struct json_t *config, double wall_s);
+
+/*
+ * Appends the rows of one statistics file to r: one per kernel (in launch
+ * order) and the total row, keys copied from *keys (run, workload, ...,
+ * status). wall_s as above, for the total row. Returns 0, 1 when the JSON
+ * holds no timing statistics (a functional run), -1 when out of memory.
+ */
+int sweep_rows_from_stats(struct sweep_results *r, const struct sweep_row *keys,
+                          const struct json_t *root, double wall_s);
+
+/* The CSV header, and one row, as results.csv and `ptxsim stats --csv` write them. */
+void sweep_csv_header(FILE *out);
+void sweep_csv_row(const struct sweep_row *row, FILE *out);
+/* results.csv: the header line and one line per row. */
 int sweep_csv_write(const struct sweep_results *r, FILE *out);
 /*
  * Reads what sweep_csv_write wrote (columns found by header name, so files
- * with fewer or more columns still load), appending to r. -1 with a message
- * in err when the header lacks workload, size, config, variant or status.
+ * with fewer or more columns still load), appending the total rows to r
+ * (every row of files without a scope column). -1 with a message in err
+ * when the header lacks workload, size, config, variant or status.
  */
 int sweep_csv_read(struct sweep_results *r, FILE *in, char *err, size_t errlen);
 

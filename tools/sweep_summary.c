@@ -148,7 +148,10 @@ static void status_counts(FILE *out, const struct sweep_results *r)
     for (size_t i = 0; i < r->n; i++) {
         const struct sweep_row *row = &r->rows[i];
 
-        if (row->status != SWEEP_PASS)
+        if (row->status != SWEEP_PASS && row->run[0])
+            fprintf(out, "- %s: %s (runs/%s.err)\n", sweep_status_name(row->status), row->run,
+                    row->run);
+        else if (row->status != SWEEP_PASS) /* a results.csv of before the run column */
             fprintf(out, "- %s: %s.%s.%s.%s (runs/%s.%s.%s.%s.err)\n",
                     sweep_status_name(row->status), row->workload, row->size, row->config,
                     row->variant, row->workload, row->size, row->config, row->variant);
@@ -178,7 +181,8 @@ static void each_table(const struct sweep_results *r, FILE *out, const char *bas
 
 static void full_section(FILE *out, const struct sweep_table *t, size_t base)
 {
-    fprintf(out, "\n## %s, %s\n\n", t->size, t->config);
+    fprintf(out, "\n## %s%s%s\n\n", strcmp(t->size, "-") ? t->size : "",
+            strcmp(t->size, "-") ? ", " : "", t->config);
     fprintf(out, "### IPC normalised to %s\n\n", t->variants[base]);
     ipc_table(out, t, base);
     fprintf(out, "\n### L1D misses per 1000 warp instructions (MPKI)\n\n");
@@ -189,7 +193,8 @@ static void full_section(FILE *out, const struct sweep_table *t, size_t base)
 
 static void ipc_section(FILE *out, const struct sweep_table *t, size_t base)
 {
-    fprintf(out, "\n%s, %s: IPC normalised to %s\n\n", t->size, t->config, t->variants[base]);
+    fprintf(out, "\n%s%s%s: IPC normalised to %s\n\n", strcmp(t->size, "-") ? t->size : "",
+            strcmp(t->size, "-") ? ", " : "", t->config, t->variants[base]);
     ipc_table(out, t, base);
 }
 

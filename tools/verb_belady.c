@@ -389,11 +389,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 static int stats_insts(const char *path, uint64_t *out)
 {
-    char *text = sweep_json_read_file(path, (size_t)1 << 30);
+    char err[512];
+    struct json_t *json = sweep_json_load(path, err, sizeof(err));
     double v;
-    bool ok = text && sweep_json_number(text, "timing_total.warp_insn", &v) && v >= 0;
+    bool ok = json && sweep_json_number(json, "timing_total.warp_insn", &v) && v >= 0;
 
-    free(text);
+    sweep_json_free(json);
     if (!ok) {
         fprintf(stderr, "ptxsim belady: no timing_total.warp_insn in %s\n", path);
         return 1;

@@ -38,23 +38,23 @@ struct run_opts {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: ptxsim run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-            "  --config NAME|FILE   machine configuration: gtx480 (the default),\n"
-            "                       dyncta-30core, ccws-30core, bypass-gtx480, or a file in\n"
-            "                       GPGPU-Sim's option syntax\n"
-            "  -o OPTION=VALUE      set a configuration option (repeatable, applied in order\n"
-            "                       after the file; e.g. -o gpgpu_scheduler=lrr)\n"
-            "  --mode MODE          timing or functional (default: the configuration's\n"
-            "                       -gpgpu_ptx_sim_mode, 0 = timing)\n"
-            "  --stats FILE         write per-kernel statistics as JSON at exit\n"
-            "  --budget N           stop a kernel after N warp instructions (default\n"
-            "                       10000000000, the watchdog of endless kernels; 0 = no limit)\n"
-            "  --memcheck           stop at the first device access outside an allocation\n"
-            "                       (-o ptxsim_memcheck=1; default: such accesses inside mapped\n"
-            "                       pages succeed as on a GPU and are counted)\n"
-            "                       (the launch fails with cudaErrorLaunchTimeout)\n"
-            "PROGRAM must be built with `nvcc -cudart shared`.\n");
+    fprintf(out, "usage: ptxsim run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                 "  --config NAME|FILE   machine configuration: gtx480 (the default, unless the\n"
+                 "                       working directory has a gpgpusim.config), dyncta-30core,\n"
+                 "                       ccws-30core, bypass-gtx480, or a file in GPGPU-Sim's\n"
+                 "                       option syntax\n"
+                 "  -o OPTION=VALUE      set a configuration option (repeatable, applied in order\n"
+                 "                       after the file; e.g. -o gpgpu_scheduler=lrr)\n"
+                 "  --mode MODE          timing or functional (default: the configuration's\n"
+                 "                       -gpgpu_ptx_sim_mode, 0 = timing)\n"
+                 "  --stats FILE         write per-kernel statistics as JSON at exit\n"
+                 "  --budget N           stop a kernel after N warp instructions (default\n"
+                 "                       10000000000, the watchdog of endless kernels; 0 = no\n"
+                 "                       limit; the launch fails with cudaErrorLaunchTimeout)\n"
+                 "  --memcheck           stop at the first device access outside an allocation\n"
+                 "                       (-o ptxsim_memcheck=1; default: such accesses inside\n"
+                 "                       mapped pages succeed as on a GPU and are counted)\n"
+                 "PROGRAM must be built with `nvcc -cudart shared`.\n");
 }
 
 static int add_option(struct run_opts *o, const char *kv)
@@ -144,12 +144,17 @@ static int check_opts(struct run_opts *o)
     const char *p;
 
     ps_err_clear(&err);
-    if (ptxsim_config_find(o->config ? o->config : "gtx480", o->config_path,
-                           sizeof(o->config_path), &err) ||
+    if (!o->config && strcmp(o->config = ptxsim_config_default(), "gtx480"))
+        fprintf(stderr,
+                "ptxsim run: using ./%s from the working directory (GPGPU-Sim's "
+                "convention; --config gtx480 ignores it)\n",
+                o->config);
+    if (ptxsim_config_find(o->config, o->config_path, sizeof(o->config_path), &err) ||
         ptxsim_config_build(o->config_path, o->options, &cfg, &err)) {
-        fprintf(stderr, "ptxsim run: %s%s%s\n", err.file, err.file[0] ? ": " : "", err.msg);
+        ptxsim_config_perror("ptxsim run", &err, stderr);
         return 2;
     }
+    ptxsim_config_warn(&cfg, "ptxsim run", stderr);
     ps_config_free(&cfg);
     if (o->config_path[0] != '/') {
         char cwd[PATH_MAX], tmp[sizeof(o->config_path)];
@@ -257,8 +262,9 @@ static int check_program(const char *name)
     /* Statically linked to cudart: carries CUDA kernels but no libcudart dependency.
        Programs without a fatbin (OpenCL programs, scripts' helpers) run as they are. */
     if (fatbin_elf_needs_cudart(path, &needs, &err) == 0 && !needs && has_fatbin(path)) {
-        fprintf(stderr, "ptxsim run: %s is linked statically to the CUDA runtime (nvcc's "
-                        "default); rebuild it with `nvcc -cudart shared` to run it on ptxsim\n",
+        fprintf(stderr,
+                "ptxsim run: %s is linked statically to the CUDA runtime (nvcc's "
+                "default); rebuild it with `nvcc -cudart shared` to run it on ptxsim\n",
                 name);
         return 1;
     }

@@ -1,15 +1,17 @@
 /*
- * `ptxsim sweep`: runs every selected workload x size x machine x policy
- * variant under `ptxsim run --mode timing` in a pool of processes, keeps
- * each run's statistics JSON, stdout and stderr under OUT/runs/, and turns
- * them into OUT/results.csv, OUT/summary.md and three SVG charts
- * (docs/workloads.md). Finished runs are reused, so an interrupted sweep
- * resumes by running the same command again. `--report DIR` regenerates
- * the summary and charts from results.csv, `--classify DIR` writes
- * classes.md.
+ * `ptxsim sweep`: runs every selected app x size x machine x policy
+ * variant under `ptxsim run --mode timing` in a pool of processes (or on
+ * Slurm, or through printed commands: sweep_batch.c), keeps each run's
+ * statistics JSON, stdout and stderr under OUT/runs/, and turns them into
+ * OUT/results.csv, OUT/summary.md and three SVG charts (docs/workloads.md,
+ * docs/experiments.md). Finished runs are reused, so an interrupted sweep
+ * resumes by running the same command again. `--status DIR` follows a
+ * batch sweep and collects it, `--report DIR` regenerates the summary and
+ * charts from results.csv, `--classify DIR` writes classes.md.
  */
 #define _GNU_SOURCE /* asprintf, strndup */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/sweep_batch.h"
 #include "tools/sweep_plan.h"
 #include "tools/sweep_report.h"
 #include "tools/sweep_run.h"
@@ -27,34 +30,49 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: ptxsim sweep [OPTIONS]\n"
-            "       ptxsim sweep --report DIR [--baseline VARIANT]\n"
-            "       ptxsim sweep --classify DIR\n"
-            "Runs the workload suite (make workloads) under `ptxsim run --mode timing` for every\n"
-            "workload x size x machine x variant and writes DIR/results.csv, DIR/summary.md and\n"
-            "DIR/{ipc,mpki,stalls}.svg. Finished runs in DIR are reused (resume by re-running).\n"
-            "  --workloads a,b,...|all  workloads to run (default all)\n"
-            "  --sizes test,small,paper input sizes (default small)\n"
-            "  --configs M,...          machines: gtx480, dyncta-30core, ccws-30core,\n"
-            "                           bypass-gtx480 or files (default gtx480)\n"
-            "  --variant NAME[:opt=val[,opt=val...]]\n"
-            "                           a policy variant: options passed as -o (repeatable;\n"
-            "                           default one variant 'base' with no options)\n"
-            "  --baseline VARIANT       normalise IPC to this variant (default the first)\n"
-            "  --jobs N                 runs at once (default: the number of CPUs)\n"
-            "  --out DIR                results directory (default sweep-out)\n"
-            "  --bin DIR                workload binaries (default: the build tree's\n"
-            "                           benchmarks/workloads/bin)\n"
-            "  --timeout SECONDS        per run; 0 = none (default 1800)\n"
-            "  --ocl                    'all' includes the OpenCL variants (<name>_ocl)\n"
-            "  --report DIR             regenerate summary.md and the charts from DIR/results.csv\n"
-            "  --classify DIR           write DIR/classes.md (DYNCTA and CCWS classes) from the\n"
-            "                           small/gtx480 runs of variants base and l1big, e.g. from\n"
-            "      ptxsim sweep --sizes small --configs gtx480 --variant base \\\n"
-            "          --variant 'l1big:%s' --out DIR\n"
-            "Exit status: 0 if every run passed, 1 if any failed, 2 on a usage error.\n",
-            SWEEP_CLASSIFY_BIG_OPT);
+    fprintf(
+        out,
+        "usage: ptxsim sweep [OPTIONS] [--list-commands | --slurm [SBATCH OPTIONS...]]\n"
+        "       ptxsim sweep --status DIR\n"
+        "       ptxsim sweep --report DIR [--baseline VARIANT]\n"
+        "       ptxsim sweep --classify DIR\n"
+        "Runs every app x size x machine x variant under `ptxsim run --mode timing` and writes\n"
+        "DIR/results.csv (a row per run and kernel, the columns of `ptxsim stats --csv`),\n"
+        "DIR/summary.md and DIR/{ipc,mpki,stalls}.svg. The apps are those of an app list\n"
+        "(--apps, docs/experiments.md) or the bundled workload suite (make workloads).\n"
+        "Every machine and variant is checked before anything runs. Finished runs in DIR\n"
+        "are reused (resume by running the same command again).\n"
+        "  --apps FILE              the app list (YAML: ptxsim's form or Accel-Sim's\n"
+        "                           define-*-apps.yml); default: the bundled suite\n"
+        "  --workloads a,b,...|all  apps to run (default all)\n"
+        "  --sizes test,small,paper sizes, for apps whose command has {size} (default small)\n"
+        "  --configs M,...          machines: gtx480, dyncta-30core, ccws-30core,\n"
+        "                           bypass-gtx480 or files (default gtx480)\n"
+        "  --variant NAME[:opt=val[,opt=val...]]\n"
+        "                           a policy variant: options passed as -o (repeatable;\n"
+        "                           default one variant 'base' with no options)\n"
+        "  --baseline VARIANT       normalise IPC to this variant (default the first)\n"
+        "  --jobs N                 local runs at once (default: the number of CPUs)\n"
+        "  --out DIR                results directory (default sweep-out)\n"
+        "  --bin DIR                the bundled suite's binaries (default: the build tree's\n"
+        "                           benchmarks/workloads/bin)\n"
+        "  --timeout SECONDS        per run; 0 = none (default 1800); on Slurm also the\n"
+        "                           job's time limit (plus two minutes)\n"
+        "  --ocl                    'all' includes the suite's OpenCL variants (<name>_ocl)\n"
+        "  --list-commands          do not run: print one command per pending run, for any\n"
+        "                           scheduler; then --status DIR collects\n"
+        "  --slurm [SBATCH OPTIONS] submit the pending runs as a Slurm job array (the rest of\n"
+        "                           the line goes to sbatch, e.g. --partition=gpu)\n"
+        "  --status DIR             count DIR's finished runs and queued jobs; once all have\n"
+        "                           ended, collect the results (exit 3 while unfinished)\n"
+        "  --report DIR             regenerate summary.md and the charts from DIR/results.csv\n"
+        "  --classify DIR           write DIR/classes.md (DYNCTA and CCWS classes) from the\n"
+        "                           small/gtx480 runs of variants base and l1big, e.g. from\n"
+        "      ptxsim sweep --sizes small --configs gtx480 --variant base \\\n"
+        "          --variant 'l1big:%s' --out DIR\n"
+        "Exit status: 0 if every run passed, 1 if any failed, 2 on a usage error (a bad\n"
+        "variant or machine, before anything runs), 3 from --status while runs are pending.\n",
+        SWEEP_CLASSIFY_BIG_OPT);
 }
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -157,8 +175,10 @@ static int parse_number(const char *s, const char *what, double max, double *out
 /* The options that take a string: true if argv[*i] was one. */
 static bool string_opt(int argc, char **argv, int *i, struct sweep_opts *o)
 {
-    const char *const names[] = {"--baseline", "--out", "--bin", "--report", "--classify"};
-    const char **fields[] = {&o->baseline, &o->out, &o->bin, &o->report, &o->classify};
+    const char *const names[] = {"--baseline", "--out",  "--bin",   "--report",
+                                 "--classify", "--apps", "--status"};
+    const char **fields[] = {&o->baseline, &o->out,  &o->bin,   &o->report,
+                             &o->classify, &o->apps, &o->status};
     const char *v;
 
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -179,8 +199,15 @@ static int parse_one(int argc, char **argv, int *i, struct sweep_opts *o)
         usage(stdout);
         return -1;
     }
-    if (!strcmp(argv[*i], "--ocl")) {
-        o->ocl = true;
+    if (!strcmp(argv[*i], "--ocl") || !strcmp(argv[*i], "--list-commands")) {
+        *(!strcmp(argv[*i], "--ocl") ? &o->ocl : &o->list_commands) = true;
+        return 0;
+    }
+    if (!strcmp(argv[*i], "--slurm")) { /* the rest are sbatch's */
+        o->slurm = true;
+        o->sbatch_args = argv + *i + 1;
+        o->nsbatch_args = argc - *i - 1;
+        *i = argc;
         return 0;
     }
     if ((v = opt_value(argc, argv, i, "--workloads")))
@@ -209,15 +236,24 @@ static int parse_one(int argc, char **argv, int *i, struct sweep_opts *o)
     return 2;
 }
 
+/* The suite's programs know three sizes; an app list's {size} takes any word. */
 static int check_sizes(const struct sweep_opts *o)
 {
-    for (size_t i = 0; i < o->sizes.n; i++)
-        if (strcmp(o->sizes.v[i], "test") && strcmp(o->sizes.v[i], "small") &&
-            strcmp(o->sizes.v[i], "paper")) {
-            fprintf(stderr, "ptxsim sweep: unknown size '%s' (test, small or paper)\n",
-                    o->sizes.v[i]);
+    for (size_t i = 0; i < o->sizes.n; i++) {
+        const char *z = o->sizes.v[i];
+
+        if (!o->apps && strcmp(z, "test") && strcmp(z, "small") && strcmp(z, "paper")) {
+            fprintf(stderr, "ptxsim sweep: unknown size '%s' (test, small or paper)\n", z);
             return 2;
         }
+        if (strspn(z, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+") !=
+                strlen(z) ||
+            strlen(z) >= 16) {
+            fprintf(stderr, "ptxsim sweep: size '%s': up to 15 letters, digits, '_', '-' and '+'\n",
+                    z);
+            return 2;
+        }
+    }
     return 0;
 }
 
@@ -264,8 +300,9 @@ static char *fmt(const char *f, const char *a, const char *b)
 
 enum out_kind { OUT_CSV, OUT_SUMMARY, OUT_IPC, OUT_MPKI, OUT_STALLS };
 
+/* res: the total rows (one per run), for the summary and charts; all: every row, for the CSV. */
 static int write_output(const char *dir, enum out_kind k, const struct sweep_results *res,
-                        const char *baseline)
+                        const struct sweep_results *all, const char *baseline)
 {
     static const char *const names[] = {"results.csv", "summary.md", "ipc.svg", "mpki.svg",
                                         "stalls.svg"};
@@ -279,7 +316,7 @@ static int write_output(const char *dir, enum out_kind k, const struct sweep_res
         return 1;
     }
     if (k == OUT_CSV)
-        rc = sweep_csv_write(res, fp);
+        rc = sweep_csv_write(all, fp);
     else if (k == OUT_SUMMARY)
         sweep_summary_write(res, baseline, fp);
     else
@@ -296,14 +333,18 @@ static int write_output(const char *dir, enum out_kind k, const struct sweep_res
     return rc;
 }
 
-/* summary.md and the charts (and results.csv when with_csv); prints the IPC tables. */
-static int write_reports(const char *dir, const struct sweep_results *res, const char *baseline,
-                         bool with_csv)
+/*
+ * summary.md and the charts from the total rows res (and results.csv from all
+ * rows when all is not NULL); prints the IPC tables.
+ */
+static int write_reports(const char *dir, const struct sweep_results *res,
+                         const struct sweep_results *all, const char *baseline)
 {
+    bool with_csv = all != NULL;
     int rc = 0;
 
     for (int k = with_csv ? OUT_CSV : OUT_SUMMARY; k <= OUT_STALLS; k++)
-        rc |= write_output(dir, (enum out_kind)k, res, baseline);
+        rc |= write_output(dir, (enum out_kind)k, res, all, baseline);
     sweep_summary_print_ipc(res, baseline, stdout);
     fprintf(stderr, "sweep: wrote %s/{%ssummary.md,ipc.svg,mpki.svg,stalls.svg}\n", dir,
             with_csv ? "results.csv," : "");
@@ -357,7 +398,7 @@ static int verb_report(const struct sweep_opts *o)
         free(variants);
     }
     if (!rc)
-        rc = write_reports(o->report, &res, o->baseline, false);
+        rc = write_reports(o->report, &res, NULL, o->baseline);
     sweep_results_free(&res);
     return rc;
 }
@@ -404,42 +445,42 @@ static int check_variant_baseline(const struct sweep_opts *o)
     return rc;
 }
 
-static void report_failures(const struct sweep_results *res, const char *out)
+static void report_failures(const struct sweep_plan *p)
 {
     size_t bad = 0;
 
-    for (size_t i = 0; i < res->n; i++)
-        bad += res->rows[i].status != SWEEP_PASS;
+    for (size_t i = 0; i < p->nruns; i++)
+        bad += sweep_plan_judge(&p->runs[i]) != SWEEP_PASS;
     if (!bad)
         return;
-    fprintf(stderr, "ptxsim sweep: %zu of %zu runs did not pass:\n", bad, res->n);
-    for (size_t i = 0; i < res->n; i++) {
-        const struct sweep_row *w = &res->rows[i];
+    fprintf(stderr, "ptxsim sweep: %zu of %zu runs did not pass:\n", bad, p->nruns);
+    for (size_t i = 0; i < p->nruns; i++) {
+        enum sweep_status st = sweep_plan_judge(&p->runs[i]);
 
-        if (w->status != SWEEP_PASS)
-            fprintf(stderr, "  %-7s %s.%s.%s.%s (%s/runs/%s.%s.%s.%s.err)\n",
-                    sweep_status_name(w->status), w->workload, w->size, w->config, w->variant, out,
-                    w->workload, w->size, w->config, w->variant);
+        if (st != SWEEP_PASS)
+            fprintf(stderr, "  %-7s %s (%s)\n", sweep_status_name(st), p->runs[i].id,
+                    p->runs[i].err);
     }
 }
 
 static int collect(const struct sweep_plan *p, const struct sweep_opts *o)
 {
-    struct sweep_results res = {0};
-    struct sweep_row row;
+    struct sweep_results all = {0}, res = {0};
     int rc = 0;
 
-    for (size_t i = 0; i < p->nruns && !rc; i++) {
-        sweep_plan_row(&p->runs[i], &row);
-        rc = sweep_results_add(&res, &row);
-    }
+    for (size_t i = 0; i < p->nruns && !rc; i++)
+        rc = sweep_plan_rows(&p->runs[i], &all);
+    for (size_t i = 0; i < all.n && !rc; i++)
+        if (all.rows[i].total)
+            rc = sweep_results_add(&res, &all.rows[i]);
     if (!rc)
-        rc = write_reports(p->out, &res, o->baseline, true);
-    report_failures(&res, p->out);
-    for (size_t i = 0; !rc && i < res.n; i++)
-        if (res.rows[i].status != SWEEP_PASS)
+        rc = write_reports(p->out, &res, &all, o->baseline);
+    report_failures(p);
+    for (size_t i = 0; !rc && i < p->nruns; i++)
+        if (sweep_plan_judge(&p->runs[i]) != SWEEP_PASS)
             rc = 1;
     sweep_results_free(&res);
+    sweep_results_free(&all);
     return rc;
 }
 
@@ -460,6 +501,49 @@ static void quiet_child_leaks(void)
 #endif
 }
 
+/* The arguments that make the plan (not --slurm and what follows, not --list-commands). */
+static int save_args(const struct sweep_plan *p, const struct sweep_opts *o)
+{
+    char **v = calloc((size_t)o->argc + 1, sizeof(*v));
+    int n = 0, rc;
+
+    if (!v)
+        return 1;
+    for (int i = 0; i < o->argc && strcmp(o->argv[i], "--slurm"); i++)
+        if (strcmp(o->argv[i], "--list-commands"))
+            v[n++] = o->argv[i];
+    rc = sweep_batch_save_args(p->out, n, v);
+    free(v);
+    if (rc)
+        fprintf(stderr, "ptxsim sweep: cannot write %s/sweep.args: %s\n", p->out, strerror(errno));
+    return rc ? 1 : 0;
+}
+
+/* Submits the pending runs to Slurm unless an earlier submission is still queued or running. */
+static int run_slurm(const struct sweep_plan *p, const struct sweep_opts *o,
+                     struct sweep_job *const *jobs, size_t n)
+{
+    int queued, running;
+
+    if (sweep_batch_slurm_active(p->out, &queued, &running)) {
+        fprintf(stderr, "ptxsim sweep: cannot run squeue (is the Slurm client installed?)\n");
+        return 1;
+    }
+    if (queued + running) {
+        fprintf(stderr,
+                "ptxsim sweep: %d runs of an earlier submission to %s are queued and %d running "
+                "(%s/slurm/jobs); follow them with `ptxsim sweep --status %s`, or cancel them "
+                "(scancel) before submitting again\n",
+                queued, p->out, running, p->out, p->out);
+        return 1;
+    }
+    if (sweep_batch_slurm_submit(p, jobs, n, o->sbatch_args, o->nsbatch_args))
+        return 1;
+    fprintf(stderr, "sweep: `ptxsim sweep --status %s` follows the jobs and collects the results\n",
+            p->out);
+    return 0;
+}
+
 static int verb_run_sweep(const struct sweep_opts *o)
 {
     struct sweep_plan p = {0};
@@ -471,14 +555,28 @@ static int verb_run_sweep(const struct sweep_opts *o)
 
     if (!rc)
         rc = sweep_plan_make(o, &p);
+    if (!rc)
+        rc = save_args(&p, o);
     if (!rc && !(jobs = sweep_plan_pending(&p, &n)))
         rc = 1;
-    if (!rc) {
+    if (!rc)
         fprintf(stderr,
-                "sweep: %zu runs (%zu workloads x %zu sizes x %zu configs x %zu variants), %zu "
-                "done earlier, %zu to run, %u at a time, in %s\n",
-                p.nruns, p.nwls, o->sizes.n, o->configs.n, o->nvariants, p.nruns - n, n, o->jobs,
+                "sweep: %zu runs (%zu apps, %zu sizes, %zu configs, %zu variants), %zu done "
+                "earlier, %zu to run%s in %s\n",
+                p.nruns, p.nwls, o->sizes.n, o->configs.n, o->nvariants, p.nruns - n, n,
+                o->slurm           ? " on Slurm,"
+                : o->list_commands ? ","
+                                   : "",
                 p.out);
+    if (!rc && n && (o->slurm || o->list_commands)) {
+        quiet_child_leaks(); /* the environment sbatch hands to the tasks */
+        rc = o->slurm ? run_slurm(&p, o, jobs, n) : sweep_batch_list(&p, jobs, n);
+        free(jobs);
+        sweep_plan_free(&p);
+        return rc;
+    }
+    if (!rc && n) {
+        fprintf(stderr, "sweep: %u at a time\n", o->jobs);
         quiet_child_leaks();
         if (sweep_run_jobs(jobs, n, &pool)) {
             fprintf(stderr, "ptxsim sweep: interrupted; run the same command again to resume\n");
@@ -492,19 +590,89 @@ static int verb_run_sweep(const struct sweep_opts *o)
     return rc;
 }
 
-int verb_sweep(int argc, char **argv)
+/*
+ * --status DIR: the sweep's plan rebuilt from DIR/sweep.args; runs counted
+ * by how they ended; the results collected once every run has. 0 (all
+ * passed) or 1 (some did not) once collected, 3 while runs are unfinished,
+ * 1 when runs are unfinished and no job of DIR is queued any more.
+ */
+static int status_of(const struct sweep_plan *p, const struct sweep_opts *o)
+{
+    size_t count[4] = {0}, unfinished = 0;
+    int queued = 0, running = 0, sq;
+
+    for (size_t i = 0; i < p->nruns; i++)
+        if (sweep_plan_finished(&p->runs[i]))
+            count[sweep_plan_judge(&p->runs[i])]++;
+        else
+            unfinished++;
+    sq = sweep_batch_slurm_active(p->out, &queued, &running);
+    printf("%s: %zu runs: %zu passed, %zu failed, %zu timed out, %zu errors, %zu not finished",
+           p->out, p->nruns, count[SWEEP_PASS], count[SWEEP_FAIL], count[SWEEP_TIMEOUT],
+           count[SWEEP_ERROR], unfinished);
+    if (sq == 0 && queued + running)
+        printf(" (Slurm: %d queued, %d running)", queued, running);
+    printf("\n");
+    fflush(stdout);
+    if (!unfinished)
+        return collect(p, o);
+    if (sq == 0 && !(queued + running) && access(p->out, F_OK) == 0) {
+        char path[PATH_MAX + 16];
+
+        snprintf(path, sizeof(path), "%s/slurm/jobs", p->out);
+        if (access(path, F_OK) == 0) {
+            fprintf(stderr,
+                    "ptxsim sweep: no job of %s is queued any more, yet %zu runs did not finish "
+                    "(see %s/slurm/*.log); run the sweep command again to resubmit them\n",
+                    p->out, unfinished, p->out);
+            return 1;
+        }
+    }
+    return 3;
+}
+
+static int verb_status(const char *dir)
 {
     struct sweep_opts o = {0};
+    struct sweep_plan p = {0};
+    char cwd[PATH_MAX], **argv = NULL;
+    int argc = 0, rc;
+
+    if (sweep_batch_load_args(dir, cwd, sizeof(cwd), &argv, &argc))
+        return 2;
+    if (chdir(cwd)) {
+        fprintf(stderr, "ptxsim sweep: %s (the sweep's directory): %s\n", cwd, strerror(errno));
+        sweep_batch_free_args(argv);
+        return 2;
+    }
+    rc = parse_args(argc, argv, &o);
+    if (!rc && !(rc = sweep_plan_make(&o, &p)))
+        rc = status_of(&p, &o);
+    sweep_plan_free(&p);
+    opts_free(&o);
+    sweep_batch_free_args(argv);
+    return rc;
+}
+
+int verb_sweep(int argc, char **argv)
+{
+    struct sweep_opts o = {.argc = argc, .argv = argv};
     int rc = parse_args(argc, argv, &o);
 
     if (rc == 1)
         fprintf(stderr, "ptxsim sweep: out of memory\n");
-    if (!rc && o.report && o.classify) {
-        fprintf(stderr, "ptxsim sweep: --report and --classify cannot be combined\n");
+    if (!rc && (!!o.report + !!o.classify + !!o.status > 1 ||
+                ((o.report || o.classify || o.status) && (o.slurm || o.list_commands)) ||
+                (o.slurm && o.list_commands))) {
+        fprintf(stderr, "ptxsim sweep: --report, --classify, --status, --slurm and "
+                        "--list-commands cannot be combined\n");
         rc = 2;
     }
     if (!rc)
-        rc = o.report ? verb_report(&o) : o.classify ? verb_classify(&o) : verb_run_sweep(&o);
+        rc = o.report     ? verb_report(&o)
+             : o.classify ? verb_classify(&o)
+             : o.status   ? verb_status(o.status)
+                          : verb_run_sweep(&o);
     opts_free(&o);
     return rc < 0 ? 0 : rc;
 }

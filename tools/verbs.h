@@ -11,5 +11,7 @@ int verb_run(int argc, char **argv);
 int verb_objdump(int argc, char **argv);
 int verb_sweep(int argc, char **argv);
 int verb_belady(int argc, char **argv);
+int verb_stats(int argc, char **argv);
+int verb_annotate(int argc, char **argv);
 
 #endif

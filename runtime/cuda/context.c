@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime/cuda/cudart.h"
 #include "runtime/cuda/stubs.h"
@@ -47,11 +48,17 @@ static cudaError_t read_env(struct rt_ctx *c)
     const char *opts = getenv("PTXSIM_OPTIONS");
     char *end;
 
-    if (ptxsim_config_build(cfg && *cfg ? cfg : "gtx480", opts, &c->cfg, &c->cfg_err)) {
-        fprintf(stderr, "ptxsim: %s%s%s%s\n", c->cfg_err.file,
-                c->cfg_err.file[0] ? ":" : "", c->cfg_err.file[0] ? " " : "", c->cfg_err.msg);
-        ps_config_init(&c->cfg);
-        return cudaErrorInitializationError;
+    if (!cfg || !*cfg) {
+        cfg = ptxsim_config_default();
+        if (strcmp(cfg, "gtx480"))
+            fprintf(stderr, "ptxsim: using ./%s from the working directory\n", cfg);
+    }
+    if (ptxsim_config_build(cfg, opts, &c->cfg, &c->cfg_err)) {
+        /* As GPGPU-Sim does: a machine that cannot be built stops the program, with status 2,
+           before it computes anything (this runs when its first fatbin registers). */
+        ptxsim_config_perror("ptxsim", &c->cfg_err, stderr);
+        fflush(NULL);
+        _exit(2);
     }
     c->opts.memcheck = c->cfg.ptxsim_memcheck;
     /* Both modes simulate the configured machine's SM count (%nsmid, device properties). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "frontend/cubin.h"
 #include "runtime/cuda/cudart.h"
 
 /* Declared by crt/host_runtime.h, which is C++ only. */
@@ -23,8 +24,8 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin);
 RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
 RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle);
 RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-                                   const char *deviceName, int thread_limit, uint3 *tid,
-                                   uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+                                   const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                   dim3 *bDim, dim3 *gDim, int *wSize);
 RT_API void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
                               const char *deviceName, int ext, size_t size, int constant,
                               int global);
@@ -76,7 +77,8 @@ void **__cudaRegisterFatBinary(void *fatCubin)
         fb->parse_err = cudaErrorInvalidKernelImage;
     } else if ((fb->ptx_index = fatbin_pick_ptx(&fb->fb, 0)) < 0) {
         fb->parse_err = cudaErrorNoKernelImageForDevice;
-        ps_err_set(&err, PS_ENOTFOUND, "the fatbin holds no PTX, only cubins: build with "
+        ps_err_set(&err, PS_ENOTFOUND,
+                   "the fatbin holds no PTX, only cubins: build with "
                    "-arch=sm_XX or -gencode ...,code=compute_XX to embed PTX; separate "
                    "compilation (-rdc=true) is not supported yet");
     } else {
@@ -86,8 +88,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
         snprintf(fb->name, sizeof(fb->name), "%s.%u.sm_%u.ptx", program_invocation_short_name,
                  ++c->nfatbins, sm);
     else
-        snprintf(fb->name, sizeof(fb->name), "%s.%u", program_invocation_short_name,
-                 ++c->nfatbins);
+        snprintf(fb->name, sizeof(fb->name), "%s.%u", program_invocation_short_name, ++c->nfatbins);
     if (fb->parse_err) {
         fb->load_err = fb->parse_err;
         report(fb, &err);
@@ -252,9 +253,9 @@ void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress
  * can also address (mapped host memory); the copy and the module variable
  * are kept equal around every launch (see rt_managed_sync).
  */
-void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
-                              char *deviceAddress, const char *deviceName, int ext, size_t size,
-                              int constant, int global)
+void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global)
 {
     (void)deviceAddress, (void)ext, (void)constant, (void)global;
     if (hostVarPtrAddress)
@@ -329,6 +330,41 @@ static void dump_ptx(const struct rt_fatbin *fb)
         fclose(fp);
 }
 
+/*
+ * The register counts ptxas gave the kernels, from the fatbin's cubin for
+ * the PTX's architecture (else the newest cubin), so the timing model sizes
+ * CTAs as GPGPU-Sim does with ptxas's counts. A fatbin without a cubin, or
+ * a cubin that cannot be read, leaves the PTX liveness estimate in place.
+ */
+static void use_cubin_regs(struct rt_fatbin *fb)
+{
+    uint32_t want = fb->fb.entries[fb->ptx_index].sm, pick = 0;
+
+    for (uint32_t i = 0; i < fb->fb.nentries; i++) {
+        const struct fatbin_entry *e = &fb->fb.entries[i];
+
+        if (e->kind == FATBIN_ELF && pick != want && (e->sm == want || e->sm > pick))
+            pick = e->sm;
+    }
+    /* nvcc may put several ELF entries of one architecture in a fatbin; not all hold code. */
+    for (uint32_t i = 0; pick && i < fb->fb.nentries; i++) {
+        const struct fatbin_entry *e = &fb->fb.entries[i];
+        struct cubin_kernel *k = NULL;
+        struct ps_err err;
+        uint32_t n = 0;
+        uint8_t *data;
+        size_t len;
+
+        if (e->kind != FATBIN_ELF || e->sm != pick || fatbin_entry_data(e, &data, &len, &err))
+            continue;
+        if (!cubin_kernels(data, len, &k, &n, &err))
+            for (uint32_t j = 0; j < n; j++)
+                ptxsim_module_set_kernel_regs(fb->mod, k[j].name, k[j].regs, pick);
+        cubin_kernels_free(k, n);
+        free(data);
+    }
+}
+
 static cudaError_t load_ptx(struct rt_ctx *c, struct rt_fatbin *fb)
 {
     struct ps_err err;
@@ -350,6 +386,7 @@ static cudaError_t load_ptx(struct rt_ctx *c, struct rt_fatbin *fb)
         report(fb, ptxsim_last_error_info(c->dev));
         return rc == PS_ENOMEM ? cudaErrorMemoryAllocation : cudaErrorInvalidKernelImage;
     }
+    use_cubin_regs(fb);
     c->dev_used = true;
     return cudaSuccess;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "memsys/cache.h"
@@ -100,14 +101,17 @@ static bool env_read(struct ocl_env *e)
     char *end;
 
     memset(&err, 0, sizeof(err));
-    if (!cfg || !*cfg)
-        cfg = "gtx480";
+    if (!cfg || !*cfg) {
+        cfg = ptxsim_config_default();
+        if (strcmp(cfg, "gtx480"))
+            fprintf(stderr, "ptxsim opencl: using ./%s from the working directory\n", cfg);
+    }
     env_name(e, cfg);
     if (ptxsim_config_build(cfg, opts, &e->cfg, &err)) {
-        fprintf(stderr, "ptxsim opencl: configuration %s: %s%s%s\n", cfg, err.file,
-                err.file[0] ? ": " : "", err.msg);
-        ps_config_init(&e->cfg);
-        return false;
+        /* As in the CUDA runtime: a machine that cannot be built stops the program (status 2). */
+        ptxsim_config_perror("ptxsim opencl", &err, stderr);
+        fflush(NULL);
+        _exit(2);
     }
     if (mode && *mode && strcmp(mode, "functional") && strcmp(mode, "timing"))
         return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");

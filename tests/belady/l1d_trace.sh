@@ -93,10 +93,13 @@ if not tot or len(rows) < 2:
 reads, run, new, lru, timed, bel, comp, intra, inter, differ, stuck = tot
 if reads != l1d["reads"]:
     bad.append("trace reads %d != the run's L1D reads %d" % (reads, l1d["reads"]))
-if run != l1d["misses"]:
-    bad.append("trace misses %d != the run's L1D misses %d" % (run, l1d["misses"]))
-if run - new != l1d["mshr_merges"]:
-    bad.append("trace merges %d != the run's MSHR merges %d" % (run - new, l1d["mshr_merges"]))
+# The trace's misses are the reads that did not hit: GPGPU-Sim's read misses plus the reads
+# merged into a pending miss (its pending hits).
+if new != l1d["read_misses"]:
+    bad.append("trace new misses %d != the run's L1D read misses %d" % (new, l1d["read_misses"]))
+if run - new != l1d["read_pending_hits"]:
+    bad.append("trace merges %d != the run's L1D read pending hits %d"
+               % (run - new, l1d["read_pending_hits"]))
 if intra + inter > reads - run or intra + inter < reads - run - differ:
     bad.append("intra %d + inter %d hits do not add up to the run's hits %d"
                % (intra, inter, reads - run))

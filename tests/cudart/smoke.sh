@@ -102,6 +102,18 @@ if build oob "$here/oob.cu" -cudart shared; then
     fi
 fi
 
+# With -lineinfo the PTX carries .loc, and the fault names the CUDA source line too
+# (oob.cu line 9 is the store p[i] = 1).
+if build oob_lineinfo "$here/oob.cu" -cudart shared -lineinfo; then
+    run oob_lineinfo -o ptxsim_print_stats=0
+    if grep -q "^ptxsim: .*out-of-bounds.*_Z4pokePii.*thread (0,0,0), source .*oob.cu:9$" \
+        "$tmp/oob_lineinfo.err"; then
+        ok "oob -lineinfo: fault message names oob.cu:9"
+    else
+        bad "oob -lineinfo: fault message: $(cat "$tmp/oob_lineinfo.err")"
+    fi
+fi
+
 if build sample "$top/samples/vecadd.cu" -cudart shared; then
     run sample --stats stats.json
     check sample 0 $? "vecadd: 65536 elements, 0 wrong"

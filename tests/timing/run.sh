@@ -179,6 +179,10 @@ def guarded(name, fn):
 
 
 # ---------------------------------------------------------------- 1. ALU latency
+def oc_wb(c):
+    return c["ptxsim_operand_collect_latency"] + c["ptxsim_writeback_latency"]
+
+
 def alu_latency():
     st = stats("alu")
     c = st["config"]
@@ -212,11 +216,15 @@ def alu_latency():
         # after the last op without waiting for it); when the first op
         # waits for the previous pass's last result it approaches N*per.
         # So (N-1)*per <= cycles <= N*per + 4: +-1 op in N, nothing more.
-        per = max(lat, ii)
+        # A dependent op waits for the operand-collector stages before the
+        # pipe and the write-back stages after it (GPGPU-Sim's pipeline).
+        per = max(lat + oc_wb(c), ii)
         ok = (n - 1) * per <= cyc <= n * per + 4
         check(ok, "1 latency %s" % name,
-              "%.2f cycles/op over %d ops (%d cycles); expected %d = max(%s %d, initiation %d), "
-              "window [%d, %d] cycles" % (cyc / n, n, cyc, per, src, lat, ii, (n - 1) * per, n * per + 4))
+              "%.2f cycles/op over %d ops (%d cycles); expected %d = max(%s %d + operand collect %d "
+              "+ write-back %d, initiation %d), window [%d, %d] cycles" %
+              (cyc / n, n, cyc, per, src, lat, c["ptxsim_operand_collect_latency"],
+               c["ptxsim_writeback_latency"], ii, (n - 1) * per, n * per + 4))
 
 
 guarded("1 latency", alu_latency)
@@ -265,11 +273,12 @@ def l2_expected(c):
     rep_flits = math.ceil((8 + 32) / flit)    # reply: header + one 32-byte sector (ld.cg)
     icnt_lat = c["ptxsim_icnt_latency"]
     # ROP queue (L2 cycles), request and reply crossings (latency + flits,
-    # interconnect cycles), and 4 one-cycle hand-offs: LD/ST unit -> L1
-    # (which passes .cg reads down), L1 miss queue -> crossbar, L2 -> reply
-    # queue, reply queue -> crossbar.
+    # interconnect cycles), operand collection before the LD/ST unit and
+    # its write-back stage after the reply (oc + wb - 1), and 3 one-cycle
+    # hand-offs: L1 miss queue -> crossbar, L2 -> reply queue, reply
+    # queue -> crossbar.
     return (c["gpgpu_l2_rop_latency"] * core / l2 +
-            (icnt_lat + req_flits + icnt_lat + rep_flits) * core / icnt + 4)
+            (icnt_lat + req_flits + icnt_lat + rep_flits) * core / icnt + oc_wb(c) - 1 + 3)
 
 
 def dram_range(c):
@@ -291,13 +300,15 @@ def mem_latency():
     c = st["config"]
     m = measures("memlat")
     per = {}
-    # 3. L1 hits: one hop = -gpgpu_l1_latency + 1 (the LD/ST unit hands the
-    # request to L1 the cycle after issue). Shared memory: one hop =
-    # -gpgpu_smem_latency (a conflict-free access takes one bank cycle).
+    # 3. L1 hits: one hop = operand collection + -gpgpu_l1_latency + the
+    # LD/ST write-back stage (wb - 1). Shared memory: one hop = operand
+    # collection + -gpgpu_smem_latency + one bank cycle + write-back.
     # Tolerance +-2 cycles per hop: the timed window of 32 hops is off by
     # up to one hop plus a few cycles (see the ALU check).
-    for name, want, what in (("l1_hit", c["gpgpu_l1_latency"] + 1, "gpgpu_l1_latency + 1"),
-                             ("shared_hit", c["gpgpu_smem_latency"], "gpgpu_smem_latency")):
+    for name, want, what in (("l1_hit", c["gpgpu_l1_latency"] + oc_wb(c) - 1,
+                              "gpgpu_l1_latency + operand collect + write-back - 1"),
+                             ("shared_hit", c["gpgpu_smem_latency"] + oc_wb(c),
+                              "gpgpu_smem_latency + operand collect + write-back")):
         cyc, n = m[name]
         per[name] = cyc / n
         check(abs(per[name] - want) <= 2, "3 latency %s" % name,
@@ -308,7 +319,7 @@ def mem_latency():
     want = l2_expected(c)
     check(within(per["l2_hit"], want, 0.10), "4 latency l2_hit",
           "%.1f cycles/hop (%d hops); expected %.1f = rop %d x core/L2 + 2 x (icnt %d + 1 flit) x core/icnt "
-          "+ 4 hand-offs, tolerance 10%%" % (per["l2_hit"], n, want, c["gpgpu_l2_rop_latency"],
+          "+ operand collect + write-back - 1 + 3 hand-offs, tolerance 10%%" % (per["l2_hit"], n, want, c["gpgpu_l2_rop_latency"],
                                              c["ptxsim_icnt_latency"]))
     # 5. DRAM (cold walk over 4.2 MB, random order: row misses, mostly
     # conflicts). Range: [no tRP, with tRP] of the formula above, -5%/+10%
@@ -439,6 +450,14 @@ def occupancy():
     check(o["limited_by"] == "registers" and 1 <= o["max_ctas_per_sm"] < bound, "9 occupancy regs",
           "max_ctas_per_sm %d limited by %s; expected limited by registers, below %d (CTA slots, threads)" %
           (o["max_ctas_per_sm"], o["limited_by"], bound))
+    # nvcc -arch=sm_75 embeds a cubin: registers come from ptxas's count there,
+    # rounded up to 4 (GPGPU-Sim's allocation unit), and CTAs are sized with it.
+    per_cta = o["regs_per_thread"] * 256
+    check(o["regs_source"] == "cubin_sm_75" and o["regs_per_thread"] % 4 == 0 and
+          o["max_ctas_per_sm"] == c["gpgpu_shader_registers"] // per_cta, "9 occupancy regs from cubin",
+          "regs_source %s, %d registers per thread, %d CTAs per SM; expected cubin_sm_75, a multiple of 4, "
+          "%d // (%d x 256) CTAs" % (o["regs_source"], o["regs_per_thread"], o["max_ctas_per_sm"],
+                                    c["gpgpu_shader_registers"], o["regs_per_thread"]))
 
 
 guarded("9 occupancy", occupancy)

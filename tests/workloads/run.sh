@@ -7,7 +7,7 @@
 #     `--mode timing`, in parallel; a program passes when both runs exit 0 within the time
 #     limit, print "PASS <name> test", and their stdouts are identical;
 #  3. checks `ptxsim sweep` end to end on the two quickest passing CUDA workloads with two
-#     scheduler variants (gto, lrr): 4 passing rows in results.csv, summary.md and the
+#     scheduler variants (gto, lrr): 4 passing total rows in results.csv, summary.md and the
 #     three SVG charts; a second identical sweep must reuse every run and write the same
 #     results.csv.
 #
@@ -159,7 +159,7 @@ sweep_check() {
         show "$tmp/sweep1.err"
         return
     fi
-    rows=$(grep -c ',pass,' "$out/results.csv" 2>/dev/null)
+    rows=$(grep -c ',pass,total,' "$out/results.csv" 2>/dev/null)
     svg=$(ls "$out"/ipc.svg "$out"/mpki.svg "$out"/stalls.svg 2>/dev/null | wc -l)
     if [ "$rows" != 4 ] || [ ! -s "$out/summary.md" ] || [ "$svg" != 3 ] ||
         ! grep -q '^| \*\*gmean\*\* |' "$out/summary.md" ||

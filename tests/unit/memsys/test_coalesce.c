@@ -75,8 +75,12 @@ static void test_coalesce_scatter(void **state)
         a[i] = (uint64_t)(31 - i) * 4096 + (i * 37 % 32) * 4;
     assert_int_equal(mem_coalesce(a, ALL, 4, 128, &t, out), 32);
     for (uint32_t i = 0; i < 32; i++) {
-        assert_int_equal(out[i].addr, (uint64_t)(31 - i) * 4096); /* lane order */
-        assert_int_equal(out[i].sector_mask, 1u << ((i * 37 % 32) * 4 / 32));
+        uint32_t sector = (i * 37 % 32) * 4 / 32;
+
+        /* lane order; one sector touched: a 32-byte transaction at that sector */
+        assert_int_equal(out[i].addr, (uint64_t)(31 - i) * 4096 + 32 * sector);
+        assert_int_equal(out[i].bytes, 32);
+        assert_int_equal(out[i].sector_mask, 1u << sector);
     }
     /* Repeats fold into the line first touched. */
     for (uint32_t i = 0; i < 32; i++)
@@ -85,6 +89,34 @@ static void test_coalesce_scatter(void **state)
     for (uint32_t i = 0; i < 5; i++)
         assert_int_equal(out[i].addr, (uint64_t)(4 - i) * 1024);
     assert_int_equal(out[0].sector_mask, 0xf);
+}
+
+/* Fermi's sizing: 128 bytes shrink to a 64-byte half, then to one 32-byte sector. */
+static void test_coalesce_transaction_size(void **state)
+{
+    static const struct {
+        uint32_t lanes_at[2]; /* byte offsets in the line of two active lanes */
+        uint64_t addr;
+        uint32_t bytes;
+    } cases[] = {
+        {{0, 100}, 0x2000, 128}, /* sectors 0 and 3: both halves */
+        {{0, 40}, 0x2000, 64},   /* sectors 0, 1: lower half */
+        {{64, 120}, 0x2040, 64}, /* sectors 2, 3: upper half */
+        {{36, 60}, 0x2020, 32},  /* sector 1 */
+        {{96, 124}, 0x2060, 32}, /* sector 3 */
+    };
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    memset(a, 0, sizeof(a));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        a[0] = 0x2000 + cases[i].lanes_at[0];
+        a[1] = 0x2000 + cases[i].lanes_at[1];
+        assert_int_equal(mem_coalesce(a, 3, 4, 128, &t, out), 1);
+        assert_int_equal(out[0].addr, cases[i].addr);
+        assert_int_equal(out[0].bytes, cases[i].bytes);
+    }
 }
 
 static void test_coalesce_unaligned_crossing(void **state)
@@ -96,7 +128,7 @@ static void test_coalesce_unaligned_crossing(void **state)
     memset(a, 0, sizeof(a));
     a[0] = 0x107e; /* bytes 0x107e..0x1081 */
     assert_int_equal(mem_coalesce(a, 1, 4, 128, &t, out), 2);
-    assert_int_equal(out[0].addr, 0x1000);
+    assert_int_equal(out[0].addr, 0x1060); /* the last sector of line 0x1000 */
     assert_int_equal(out[0].sector_mask, 0x8);
     assert_int_equal(out[1].addr, 0x1080);
     assert_int_equal(out[1].sector_mask, 0x1);
@@ -258,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_coalesce_full_warp),
         cmocka_unit_test(test_coalesce_stride2),
         cmocka_unit_test(test_coalesce_scatter),
+        cmocka_unit_test(test_coalesce_transaction_size),
         cmocka_unit_test(test_coalesce_unaligned_crossing),
         cmocka_unit_test(test_coalesce_inactive_lanes),
         cmocka_unit_test(test_coalesce_vector16),

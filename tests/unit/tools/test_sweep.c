@@ -19,11 +19,13 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "tools/sweep_catalog.h"
 #include "tools/sweep_json.h"
 #include "tools/sweep_report.h"
 #include "tools/sweep_summary.h"
+#include "tools/sweep_svg.h"
 #include "tools/sweep_variant.h"
 
 /* A cut-down statistics file in the layout of runtime/cuda/stats.c. */
@@ -50,19 +52,28 @@ static const char stats_json[] =
     "\"gpgpu_scheduler\": \"gto\"}\n"
     "}\n";
 
+/* jansson refuses what is not one well-formed value (sweep_json_parse). */
 static void test_sweep_json_valid(void **state)
 {
+    static const char *const bad[] = {"",
+                                      "{\"a\": 1,}",
+                                      "{\"a\" 1}",
+                                      "[01]",
+                                      "[1.]",
+                                      "\"tab\there\"",
+                                      "{\"a\": 1} x",
+                                      "\"\\x\"",
+                                      "{\"a\": 1, \"a\": 2}"};
+    json_t *j;
+
     (void)state;
-    assert_true(sweep_json_valid(stats_json));
-    assert_true(sweep_json_valid(" [1, -2.5e3, \"a\\u00e9\\n\", {}, [], true, false, null] "));
-    assert_false(sweep_json_valid(""));
-    assert_false(sweep_json_valid("{\"a\": 1,}"));
-    assert_false(sweep_json_valid("{\"a\" 1}"));
-    assert_false(sweep_json_valid("[01]"));
-    assert_false(sweep_json_valid("[1.]"));
-    assert_false(sweep_json_valid("\"tab\there\""));
-    assert_false(sweep_json_valid("{\"a\": 1} x"));
-    assert_false(sweep_json_valid("\"\\x\""));
+    assert_non_null(j = sweep_json_parse(stats_json));
+    sweep_json_free(j);
+    assert_non_null(
+        j = sweep_json_parse(" [1, -2.5e3, \"a\\u00e9\\n\", {}, [], true, false, null] "));
+    sweep_json_free(j);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_null(sweep_json_parse(bad[i]));
 }
 
 /* A statistics file cut short (a run killed while writing) is not complete. */
@@ -74,65 +85,71 @@ static void test_sweep_json_truncated(void **state)
     for (size_t n = 0; n + 2 < sizeof(stats_json); n += 7) {
         memcpy(buf, stats_json, n);
         buf[n] = '\0';
-        assert_false(sweep_json_valid(buf));
+        assert_null(sweep_json_parse(buf));
     }
 }
 
 static void test_sweep_json_deep_nesting(void **state)
 {
-    char buf[4096];
+    char buf[8192];
+    json_t *j;
 
     (void)state;
-    memset(buf, '[', 2000);
-    memset(buf + 2000, ']', 2000);
-    buf[4000] = '\0';
-    assert_false(sweep_json_valid(buf)); /* refused, not a stack overflow */
+    memset(buf, '[', 4000);
+    memset(buf + 4000, ']', 4000);
+    buf[8000] = '\0';
+    assert_null(sweep_json_parse(buf)); /* refused (jansson's depth limit), not a stack overflow */
     memset(buf, '[', 10);
     memset(buf + 10, ']', 10);
     buf[20] = '\0';
-    assert_true(sweep_json_valid(buf));
+    assert_non_null(j = sweep_json_parse(buf));
+    sweep_json_free(j);
 }
 
 static void test_sweep_json_paths(void **state)
 {
+    json_t *j = sweep_json_parse(stats_json);
     double x = -1;
     char s[16];
 
     (void)state;
-    assert_true(sweep_json_number(stats_json, "total.cycles", &x));
+    assert_non_null(j);
+    assert_true(sweep_json_number(j, "total.cycles", &x));
     assert_true(x == 1000);
-    assert_true(sweep_json_number(stats_json, "timing_total.memory_latency.average", &x));
+    assert_true(sweep_json_number(j, "timing_total.memory_latency.average", &x));
     assert_true(x == 300.5);
-    assert_true(sweep_json_number(stats_json, "kernels.1.grid.1", &x));
+    assert_true(sweep_json_number(j, "kernels.1.grid.1", &x));
     assert_true(x == 2);
-    assert_true(sweep_json_number(stats_json, "timing_total.memory_latency.log2_histogram.2", &x));
+    assert_true(sweep_json_number(j, "timing_total.memory_latency.log2_histogram.2", &x));
     assert_true(x == 2);
-    assert_true(sweep_json_string(stats_json, "kernels.0.name", s, sizeof(s)));
+    assert_true(sweep_json_string(j, "kernels.0.name", s, sizeof(s)));
     assert_string_equal(s, "k\"1");
-    assert_true(sweep_json_string(stats_json, "config.gpgpu_scheduler", s, 3));
+    assert_true(sweep_json_string(j, "config.gpgpu_scheduler", s, 3));
     assert_string_equal(s, "gt"); /* truncated to the buffer */
-    assert_true(sweep_json_has(stats_json, "kernels.1.x"));
+    assert_true(sweep_json_has(j, "kernels.1.x"));
     x = -1;
-    assert_false(sweep_json_number(stats_json, "kernels.2.cycles", &x));
-    assert_false(sweep_json_number(stats_json, "total.nope", &x));
-    assert_false(sweep_json_number(stats_json, "kernels.0.name", &x)); /* a string */
-    assert_false(sweep_json_number(stats_json, "total.cycles.x", &x));
-    assert_false(sweep_json_number(stats_json, "kernels.a", &x));
+    assert_false(sweep_json_number(j, "kernels.2.cycles", &x));
+    assert_false(sweep_json_number(j, "total.nope", &x));
+    assert_false(sweep_json_number(j, "kernels.0.name", &x)); /* a string */
+    assert_false(sweep_json_number(j, "total.cycles.x", &x));
+    assert_false(sweep_json_number(j, "kernels.a", &x));
+    assert_false(sweep_json_number(j, "kernels.-1.cycles", &x));
     assert_true(x == -1);
     /* "cycles" inside kernels must not be found at the top level */
-    assert_false(sweep_json_has(stats_json, "cycles"));
-    /* malformed on the way to the key; what comes before a malformation is still found */
-    assert_false(sweep_json_has("{\"b\": [1, \"a\": 2}", "a"));
-    assert_true(sweep_json_has("{\"a\": [1, 2", "a.0"));
+    assert_false(sweep_json_has(j, "cycles"));
+    assert_false(sweep_json_has(NULL, "cycles"));
+    sweep_json_free(j);
 }
 
 static void test_sweep_row_from_json(void **state)
 {
+    json_t *j = sweep_json_parse(stats_json), *f = sweep_json_parse("{\"cycles\": 5}");
+    json_t *t = sweep_json_get(j, "timing_total"), *cfg = sweep_json_get(j, "config");
     struct sweep_row row;
 
     (void)state;
     memset(&row, 0, sizeof(row));
-    assert_true(sweep_row_from_json(&row, stats_json, -1));
+    assert_true(sweep_row_from_json(&row, t, cfg, -1));
     assert_true(row.v[SWEEP_COL_CYCLES] == 1000);
     assert_true(row.v[SWEEP_COL_IPC] == 64);
     assert_true(row.v[SWEEP_COL_L1D_MISSES] == 100);
@@ -145,12 +162,45 @@ static void test_sweep_row_from_json(void **state)
     /* idle = c_idle + SM cycles without a CTA = 300 + (4 * 1000 - 3000) of 4000 */
     assert_true(fabs(row.v[SWEEP_COL_IDLE_FRAC] - 0.325) < 1e-12);
     assert_true(isnan(row.v[SWEEP_COL_DRAM_READS]) == 0);
-    assert_true(sweep_row_from_json(&row, stats_json, 3.5));
+    assert_true(sweep_row_from_json(&row, t, cfg, 3.5));
     assert_true(row.v[SWEEP_COL_WALL_S] == 3.5);
-    /* functional-mode statistics have no timing_total */
-    assert_false(sweep_row_from_json(&row, "{\"total\": {\"cycles\": 5}}", 1));
+    /* no IPC, or no object at all: not complete timing statistics */
+    assert_false(sweep_row_from_json(&row, f, cfg, 1));
     assert_true(isnan(row.v[SWEEP_COL_CYCLES]));
-    assert_false(sweep_row_from_json(&row, "{\"timing_total\": {\"cycles\": 5", 1));
+    assert_false(sweep_row_from_json(&row, NULL, cfg, 1));
+    sweep_json_free(j);
+    sweep_json_free(f);
+}
+
+/* One row per kernel, in launch order, then the total row; functional statistics give none. */
+static void test_sweep_rows_from_stats(void **state)
+{
+    static const char two[] =
+        "{\"kernels\": [{\"name\": \"a\", \"timing\": {\"cycles\": 10, \"ipc\": 1}},"
+        " {\"name\": \"b,c\", \"timing\": {\"cycles\": 30, \"ipc\": 3}}],"
+        " \"timing_total\": {\"cycles\": 40, \"ipc\": 2.5}, \"config\": {}}";
+    json_t *j = sweep_json_parse(two), *fn = sweep_json_parse("{\"total\": {\"cycles\": 5}}");
+    struct sweep_results r = {0};
+    struct sweep_row keys;
+
+    (void)state;
+    memset(&keys, 0, sizeof(keys));
+    snprintf(keys.run, sizeof(keys.run), "r1");
+    assert_int_equal(sweep_rows_from_stats(&r, &keys, j, 7.0), 0);
+    assert_int_equal(r.n, 3);
+    assert_false(r.rows[0].total);
+    assert_int_equal(r.rows[1].kernel_index, 1);
+    assert_string_equal(r.rows[1].kernel, "b,c");
+    assert_true(r.rows[1].v[SWEEP_COL_CYCLES] == 30);
+    assert_true(r.rows[2].total);
+    assert_int_equal(r.rows[2].kernel_index, -1);
+    assert_true(r.rows[2].v[SWEEP_COL_CYCLES] == 40);
+    assert_true(r.rows[2].v[SWEEP_COL_WALL_S] == 7.0);
+    assert_string_equal(r.rows[2].run, "r1");
+    assert_int_equal(sweep_rows_from_stats(&r, &keys, fn, 1), 1);
+    sweep_results_free(&r);
+    sweep_json_free(j);
+    sweep_json_free(fn);
 }
 
 static struct sweep_row make_row(const char *w, const char *cls, const char *variant, double ipc,
@@ -166,6 +216,9 @@ static struct sweep_row make_row(const char *w, const char *cls, const char *var
     snprintf(r.config, sizeof(r.config), "gtx480");
     snprintf(r.variant, sizeof(r.variant), "%s", variant);
     r.status = st;
+    r.total = true;
+    r.kernel_index = -1;
+    snprintf(r.kernel, sizeof(r.kernel), "(all kernels)");
     r.v[SWEEP_COL_IPC] = ipc;
     r.v[SWEEP_COL_L1D_MPKI] = ipc * 10;
     for (int i = 0; i < SWEEP_NSTALLS; i++)
@@ -184,6 +237,51 @@ static void fill(struct sweep_results *r)
 
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         assert_int_equal(sweep_results_add(r, &rows[i]), 0);
+}
+
+static char *svg_of(const struct sweep_results *r, enum sweep_chart kind)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    sweep_svg_write(r, "base", kind, fp);
+    fclose(fp);
+    return buf;
+}
+
+/* Ratios near 1 get a zoomed axis that says where it starts; every bar shows its value. */
+static void test_sweep_svg_axis(void **state)
+{
+    struct sweep_results wide = {0}, near = {0};
+    struct sweep_row rows[] = {
+        make_row("a", "x", "base", 10, SWEEP_PASS),
+        make_row("a", "x", "v", 10.3, SWEEP_PASS),
+        make_row("b", "x", "base", 10, SWEEP_PASS),
+        make_row("b", "x", "v", 9.8, SWEEP_PASS),
+    };
+    char *svg;
+
+    (void)state;
+    fill(&wide);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        assert_int_equal(sweep_results_add(&near, &rows[i]), 0);
+    svg = svg_of(&near, SWEEP_CHART_IPC);
+    assert_non_null(strstr(svg, "normalised IPC (axis from 0.9"));
+    assert_non_null(strstr(svg, ">1.03</text>"));
+    assert_non_null(strstr(svg, ">0.98</text>"));
+    free(svg);
+    svg = svg_of(&wide, SWEEP_CHART_IPC); /* 2x and 0.5x: from zero, labels as they are */
+    assert_null(strstr(svg, "axis from"));
+    assert_non_null(strstr(svg, ">2</text>"));
+    assert_non_null(strstr(svg, ">0.5</text>"));
+    free(svg);
+    svg = svg_of(&wide, SWEEP_CHART_STALLS); /* 3 of 4 stall slots are dcache misses */
+    assert_non_null(strstr(svg, ">75%</text>"));
+    free(svg);
+    sweep_results_free(&wide);
+    sweep_results_free(&near);
 }
 
 static void test_sweep_means(void **state)
@@ -258,8 +356,9 @@ static void test_sweep_csv_roundtrip(void **state)
     assert_non_null(fp);
     assert_int_equal(sweep_csv_write(&r, fp), 0);
     fclose(fp);
-    assert_non_null(strstr(buf, "workload,class,size,config,variant,status,cycles,"));
-    assert_non_null(strstr(buf, "\nc,y,small,gtx480,v,fail,,"));
+    assert_non_null(strstr(buf, "run,workload,class,size,config,variant,status,scope,kernel_index,"
+                                "kernel,cycles,"));
+    assert_non_null(strstr(buf, "\n,c,y,small,gtx480,v,fail,total,,(all kernels),,"));
     fp = fmemopen(buf, len, "r");
     assert_int_equal(sweep_csv_read(&back, fp, err, sizeof(err)), 0);
     fclose(fp);
@@ -446,10 +545,12 @@ int main(void)
         cmocka_unit_test(test_sweep_json_truncated),
         cmocka_unit_test(test_sweep_json_deep_nesting),
         cmocka_unit_test(test_sweep_json_paths),
+        cmocka_unit_test(test_sweep_rows_from_stats),
         cmocka_unit_test(test_sweep_row_from_json),
         cmocka_unit_test(test_sweep_means),
         cmocka_unit_test(test_sweep_table_normalise),
         cmocka_unit_test(test_sweep_csv_roundtrip),
+        cmocka_unit_test(test_sweep_svg_axis),
         cmocka_unit_test(test_sweep_csv_errors),
         cmocka_unit_test(test_sweep_class_dyncta),
         cmocka_unit_test(test_sweep_class_ccws),
