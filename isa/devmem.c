@@ -176,7 +176,7 @@ int isa_devmem_map(struct isa_devmem *m, uint64_t addr, void *host, uint64_t siz
         return PS_EINVAL; /* overlaps an allocation */
     if (in_window(addr, size, &lo, &hi) && (rc = take(m, lo, hi)))
         return rc;
-    rc = add_rec(m, (struct isa_alloc){addr, size, (uint8_t)kind, false, host}, size);
+    rc = add_rec(m, (struct isa_alloc){addr, size, (uint8_t)kind, false, false, host}, size);
     if (rc && in_window(addr, size, &lo, &hi))
         give_back(m, lo, hi);
     return rc;
@@ -207,7 +207,7 @@ int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum i
         free(data);
         return PS_ENOMEM;
     }
-    if (add_rec(m, (struct isa_alloc){*addr, size, (uint8_t)kind, true, data}, span)) {
+    if (add_rec(m, (struct isa_alloc){*addr, size, (uint8_t)kind, true, false, data}, span)) {
         give_back(m, *addr, *addr + span);
         free(data);
         return PS_ENOMEM;
@@ -227,6 +227,19 @@ static const struct isa_alloc *lookup(const struct isa_devmem *m, uint64_t addr,
         return NULL;
     *span_end = n->key + n->len;
     return &rec_of(n)->a;
+}
+
+int isa_devmem_set_readonly(struct isa_devmem *m, uint64_t addr)
+{
+    struct isa_anode *n = isa_atree_floor(m->allocs, addr);
+    struct alloc_rec *r = n && n->key == addr ? rec_of(n) : NULL;
+
+    if (!r || r->a.owned)
+        return PS_EINVAL;
+    /* The index holds a copy of the record: take it out and put it back with the flag. */
+    devmem_index_del(m, r);
+    r->a.readonly = true;
+    return devmem_index_add(m, r);
 }
 
 int isa_devmem_free(struct isa_devmem *m, uint64_t addr)
@@ -302,7 +315,7 @@ uint64_t isa_devmem_outside_count(const struct isa_devmem *m)
 static int range_error(uint64_t addr, uint64_t size, struct ps_err *err)
 {
     return ps_err_set(err, PS_EFAULT,
-                      "device address range 0x%llx..0x%llx is not inside one allocation",
+                      "device address range 0x%llx..0x%llx is not inside one (writable) allocation",
                       (unsigned long long)addr, (unsigned long long)(addr + size));
 }
 
@@ -319,10 +332,18 @@ int isa_devmem_read(const struct isa_devmem *m, uint64_t addr, void *dst, uint64
     return 0;
 }
 
+/* Host pointer for a copy or set into [addr, addr+size): one writable allocation. */
+static uint8_t *writable(const struct isa_devmem *m, uint64_t addr, uint64_t size)
+{
+    const struct isa_alloc *a = isa_devmem_find(m, addr, size);
+
+    return a && !a->readonly ? a->data + (addr - a->addr) : NULL;
+}
+
 int isa_devmem_write(struct isa_devmem *m, uint64_t addr, const void *src, uint64_t size,
                      struct ps_err *err)
 {
-    uint8_t *p = size ? isa_devmem_ptr(m, addr, size) : NULL;
+    uint8_t *p = size ? writable(m, addr, size) : NULL;
 
     if (!size)
         return 0;
@@ -335,7 +356,7 @@ int isa_devmem_write(struct isa_devmem *m, uint64_t addr, const void *src, uint6
 int isa_devmem_set(struct isa_devmem *m, uint64_t addr, int value, uint64_t size,
                    struct ps_err *err)
 {
-    uint8_t *p = size ? isa_devmem_ptr(m, addr, size) : NULL;
+    uint8_t *p = size ? writable(m, addr, size) : NULL;
 
     if (!size)
         return 0;

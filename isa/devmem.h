@@ -44,6 +44,7 @@ struct isa_alloc {
     uint64_t size;
     uint8_t kind; /* enum isa_alloc_kind */
     bool owned;   /* data belongs to the device (false for mapped host memory) */
+    bool readonly; /* host memory mapped read-only: stores and copies into it are refused */
     uint8_t *data;
 };
 
@@ -69,6 +70,9 @@ int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum i
  */
 int isa_devmem_map(struct isa_devmem *m, uint64_t addr, void *host, uint64_t size,
                    enum isa_alloc_kind kind);
+
+/* Marks the mapping starting at addr read-only (cudaHostRegisterReadOnly); PS_EINVAL if none. */
+int isa_devmem_set_readonly(struct isa_devmem *m, uint64_t addr);
 
 /* Frees (or unmaps) the allocation starting exactly at addr; PS_EINVAL if there is none. */
 int isa_devmem_free(struct isa_devmem *m, uint64_t addr);

@@ -242,6 +242,17 @@ int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size)
     return 0;
 }
 
+int ptxsim_map_host_readonly(struct ptxsim_device *d, void *host, size_t size)
+{
+    int rc = ptxsim_map_host(d, host, size);
+
+    if (!rc && isa_devmem_set_readonly(isa_device_mem(d->dev), (uint64_t)(uintptr_t)host)) {
+        ptxsim_free(d, (uint64_t)(uintptr_t)host);
+        return ps_err_set(&d->last, PS_ENOMEM, "out of memory");
+    }
+    return rc;
+}
+
 int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size)
 {
     const struct isa_alloc *a = isa_devmem_find(isa_device_mem(d->dev), addr, 1);

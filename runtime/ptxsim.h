@@ -99,6 +99,8 @@ int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
  * stays the caller's; unmap it with ptxsim_free before releasing it.
  */
 int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size);
+/* The same for memory the device may only read (cudaHostRegisterReadOnly): stores fault. */
+int ptxsim_map_host_readonly(struct ptxsim_device *d, void *host, size_t size);
 /* Kind of the allocation containing addr: 0 none, else enum isa_alloc_kind + 1. */
 int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size);
 

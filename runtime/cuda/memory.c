@@ -84,6 +84,13 @@ out_free:
     return cudaErrorMemoryAllocation;
 }
 
+/* Maps registered (or runtime) host memory into the device, read-only when so registered. */
+static int host_map(struct rt_ctx *c, void *p, size_t size, unsigned flags)
+{
+    return flags & cudaHostRegisterReadOnly ? ptxsim_map_host_readonly(c->dev, p, size)
+                                            : ptxsim_map_host(c->dev, p, size);
+}
+
 static struct rt_host *host_find(struct rt_ctx *c, const void *p)
 {
     uintptr_t a = (uintptr_t)p;
@@ -134,7 +141,7 @@ void rt_host_release_all(struct rt_ctx *c, bool keep_vars)
 cudaError_t rt_host_remap(struct rt_ctx *c)
 {
     for (struct rt_host *h = c->host; h; h = h->next)
-        if (!h->gone && ptxsim_map_host(c->dev, h->base, h->size))
+        if (!h->gone && host_map(c, h->base, h->size, h->kind == RT_HOST_REGISTERED ? h->flags : 0))
             return cudaErrorMemoryAllocation;
     return cudaSuccess;
 }
@@ -303,7 +310,7 @@ static cudaError_t host_register(struct rt_ctx *c, void *ptr, size_t size, unsig
         return cudaErrorHostMemoryAlreadyRegistered;
     if (!rt_host_range_ok(ptr, size, !(flags & cudaHostRegisterReadOnly)))
         return cudaErrorInvalidValue; /* not (or not wholly) mapped, or not writable */
-    if (ptxsim_map_host(c->dev, ptr, size))
+    if (host_map(c, ptr, size, flags))
         return cudaErrorInvalidValue;
     h = calloc(1, sizeof(*h));
     if (!h) {

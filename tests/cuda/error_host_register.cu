@@ -1,7 +1,9 @@
 // Host memory handed to the device is validated (issue 17): cudaHostRegister
 // of unmapped memory, of a read-only mapping (without
 // cudaHostRegisterReadOnly) and of a range that wraps the address space is
-// cudaErrorInvalidValue; a read-only mapping registered read-only is fine.
+// cudaErrorInvalidValue; a read-only mapping registered read-only is fine: a
+// kernel reads it, and a kernel storing to it gets cudaErrorIllegalAddress
+// (the host's protection is never hit; cudaDeviceReset clears the error).
 // Memory registered and then unmapped by the program (without
 // cudaHostUnregister) is dropped from the device before the next launch: a
 // kernel storing through it gets cudaErrorIllegalAddress instead of taking
@@ -14,6 +16,11 @@
 __global__ void store(int *p)
 {
     p[threadIdx.x] = threadIdx.x + 1;
+}
+
+__global__ void copy(const int *src, int *dst)
+{
+    dst[threadIdx.x] = src[threadIdx.x];
 }
 
 static void expect_refused(void *p, size_t n, unsigned flags, const char *what)
@@ -43,7 +50,21 @@ int main()
     expect_refused(ro, len, cudaHostRegisterMapped, "read-only memory");
     expect_refused(later + page, SIZE_MAX - 4, cudaHostRegisterMapped, "wrapping range");
     CK(cudaHostRegister(ro, len, cudaHostRegisterMapped | cudaHostRegisterReadOnly));
-    CK(cudaHostUnregister(ro));
+    int *dro, *dout, hout[32];
+    CK(cudaHostGetDevicePointer(&dro, ro, 0));
+    CK(cudaMalloc(&dout, sizeof(hout)));
+    copy<<<1, 32>>>(dro, dout); // reading read-only host memory is fine
+    CK_LAUNCH();
+    CK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    expect_eq("read from read-only host memory", 0, hout[0], 0);
+    fflush(stdout);
+    store<<<1, 32>>>(dro); // storing to it is an illegal address, not a host SIGSEGV
+    cudaError_t ro_sync = cudaDeviceSynchronize();
+    if (ro_sync != cudaErrorIllegalAddress)
+        fail("store to read-only registered memory: %s, want cudaErrorIllegalAddress",
+             cudaGetErrorName(ro_sync));
+    CK(cudaDeviceReset()); // clears the sticky error; registrations are gone
+    (void)cudaGetLastError();
 
     int *dev;
     CK(cudaHostRegister(later, len, cudaHostRegisterMapped));

@@ -108,6 +108,22 @@ static void test_host_map(void **state)
     }
     assert_ptr_equal(isa_devmem_ptr(m, at + 5, 4), host + 5);
     assert_null(isa_devmem_ptr(m, at + 998, 4)); /* past the host range */
+    /* Read-only host memory: copies into it are refused, reads still work. */
+    {
+        struct ps_err err;
+        const struct isa_alloc *hit;
+        uint32_t v = 7;
+
+        assert_int_equal(isa_devmem_write(m, at, &v, 4, &err), 0);
+        assert_int_equal(isa_devmem_set_readonly(m, at), 0);
+        assert_int_equal(isa_devmem_write(m, at, &v, 4, &err), PS_EFAULT);
+        assert_int_equal(isa_devmem_set(m, at, 0, 4, &err), PS_EFAULT);
+        assert_int_equal(isa_devmem_read(m, at, &v, 4, &err), 0);
+        assert_int_equal(v, 7);
+        assert_non_null(isa_devmem_access(m, at, 4, &hit));
+        assert_true(hit && hit->readonly);
+        assert_int_equal(isa_devmem_set_readonly(m, a), PS_EINVAL); /* device memory */
+    }
     assert_int_equal(isa_devmem_free(m, at), 0);
     isa_devmem_destroy(m);
 }
