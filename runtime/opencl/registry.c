@@ -74,8 +74,13 @@ bool ocl_registry_add(const void *obj)
     bool ok = true, found;
 
     pthread_mutex_lock(&g_reg.lock);
-    if ((g_reg.used + 1) * 4 > g_reg.cap * 3)
-        ok = rebuild(g_reg.live * 4 > 64 ? g_reg.live * 4 : 64);
+    if ((g_reg.used + 1) * 4 > g_reg.cap * 3) {
+        size_t cap = 64; /* a power of two (the probe masks with cap - 1), 1/4 full at most */
+
+        while (cap < g_reg.live * 4)
+            cap *= 2;
+        ok = rebuild(cap);
+    }
     if (ok) {
         size_t i = probe(obj, &found);
 

@@ -86,6 +86,30 @@ static void handles(struct h_env *h, cl_program p)
     clReleaseKernel(k);
 }
 
+/* Many live objects (the registry grows and rehashes): every one stays valid, none aliases. */
+static void many(struct h_env *h)
+{
+    enum { N = 700 };
+    static cl_mem m[N];
+    int ok = 1;
+
+    for (int i = 0; i < N; i++)
+        m[i] = h_buffer(h, CL_MEM_READ_WRITE, 16 + (size_t)i, NULL);
+    for (int i = 0; i < N; i += 3)
+        h_check(clReleaseMemObject(m[i]), "clReleaseMemObject");
+    for (int i = 0; i < N; i += 3)
+        m[i] = h_buffer(h, CL_MEM_READ_WRITE, 16 + (size_t)i, NULL);
+    for (int i = 0; i < N; i++) {
+        size_t size = 0;
+
+        ok &= clGetMemObjectInfo(m[i], CL_MEM_SIZE, sizeof(size), &size, NULL) == CL_SUCCESS &&
+              size == 16 + (size_t)i;
+    }
+    for (int i = 0; i < N; i++)
+        ok &= clReleaseMemObject(m[i]) == CL_SUCCESS;
+    h_out_chk("many_objects", ok);
+}
+
 static void sizes(struct h_env *h, cl_program p)
 {
     cl_kernel k = h_kernel(p, "fill");
@@ -270,6 +294,7 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "exit"))
         return exit_child(&h, p);
     handles(&h, p);
+    many(&h);
     sizes(&h, p);
     messages(&h);
     chk_rc("edge_read_runs", edge(&h, p), CL_SUCCESS);
