@@ -86,6 +86,7 @@ const char *ps_err_name(int code)
     case PS_EFAULT: return "device fault";
     case PS_EDEADLOCK: return "barrier deadlock";
     case PS_ERUNAWAY: return "instruction budget exhausted";
+    case PS_EABANDONED: return "launch abandoned";
     case PS_ETRAP: return "device trap";
     case PS_ENOTFOUND: return "not found";
     }

@@ -25,6 +25,7 @@ enum ps_errcode {
     PS_ERUNAWAY = -8, /* instruction budget exhausted */
     PS_ETRAP = -9,    /* trap / device assertion */
     PS_ENOTFOUND = -10,
+    PS_EABANDONED = -11, /* launch abandoned (the process is exiting) */
 };
 
 #define PS_ERR_MSG_MAX 512

@@ -119,7 +119,14 @@ static int add_user_options(struct clc_args *a, const char *options, struct ps_e
         char *o = words[i];
         bool pair = (!strcmp(o, "-D") || !strcmp(o, "-I")) && i + 1 < n;
 
-        if (pair) {
+        if (!strcmp(o, "-D") || !strcmp(o, "-I")) {
+            if (!pair) /* clang would report a missing -o argument */
+                rc = ps_err_set(err, PS_EINVAL, "build option '%s' needs a value (%s NAME)", o, o);
+            else
+                rc = add_arg(a, o, err);
+            if (!rc)
+                rc = add_arg(a, words[++i], err);
+        } else if (pair) {
             rc = add_arg(a, o, err);
             if (!rc)
                 rc = add_arg(a, words[++i], err);
@@ -389,6 +396,27 @@ static int load_prelude(LLVMContextRef ctx, LLVMModuleRef like, LLVMModuleRef *m
     return 0;
 }
 
+/* A definition in pre whose name m also defines (a name the program may not use), or NULL. */
+static const char *clashing_name(LLVMModuleRef m, LLVMModuleRef pre)
+{
+    size_t len;
+
+    for (LLVMValueRef f = LLVMGetFirstFunction(pre); f; f = LLVMGetNextFunction(f)) {
+        const char *name = LLVMGetValueName2(f, &len);
+        LLVMValueRef mine = LLVMGetNamedFunction(m, name);
+
+        if (!LLVMIsDeclaration(f) && mine && !LLVMIsDeclaration(mine))
+            return name;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(pre); g; g = LLVMGetNextGlobal(g)) {
+        const char *name = LLVMGetValueName2(g, &len);
+
+        if (LLVMGetNamedGlobal(m, name) || LLVMGetNamedFunction(m, name))
+            return name;
+    }
+    return NULL;
+}
+
 /* Links the prelude and libclc (whose get_global_id is renamed) into m. */
 static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, struct ps_err *err)
 {
@@ -398,8 +426,20 @@ static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, struct ps_err *err
 
     if (rc)
         return rc;
+    {
+        const char *name = clashing_name(m, pre);
+
+        if (name) {
+            rc = ps_err_set(err, PS_EPARSE,
+                            "the program defines '%s', a name ptxsim reserves for its OpenCL "
+                            "support code; rename it",
+                            name);
+            LLVMDisposeModule(pre);
+            return rc;
+        }
+    }
     if (LLVMLinkModules2(m, pre)) /* takes pre */
-        return ps_err_set(err, PS_EPARSE, "cannot link the prelude");
+        return ps_err_set(err, PS_EPARSE, "cannot link ptxsim's OpenCL support code (prelude)");
     rc = load_bitcode(ctx, PTXSIM_LIBCLC_BC_PATH, &clc, err);
     if (rc)
         return rc;

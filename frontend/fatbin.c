@@ -28,6 +28,10 @@
  * and counts, the second fills one allocation that holds the entry array
  * followed by the NUL-terminated identifier copies.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
+#include <link.h>
 #include "frontend/fatbin.h"
 
 #include <limits.h>
@@ -65,6 +69,7 @@ struct fatbinc_wrapper {
 struct walker {
     const uint8_t *base;
     uint64_t len;             /* readable bytes; 0 = trust the container header */
+    uint64_t bound;           /* len 0: readable bytes if known (the first container only) */
     struct fatbin_entry *out; /* NULL on the counting pass */
     char *pool;               /* identifier copies (filling pass) */
     uint32_t n;
@@ -161,7 +166,8 @@ static int walk_entry(struct walker *w, uint64_t off, uint64_t limit, uint64_t *
 static int walk_container(struct walker *w, uint64_t off, uint64_t *next, struct ps_err *err)
 {
     const uint8_t *h = w->base + off;
-    uint64_t avail = w->len ? w->len - off : UINT64_MAX - off, size, limit, esize = 0;
+    uint64_t avail = w->len ? w->len - off : w->bound ? w->bound - off : UINT64_MAX - off;
+    uint64_t size, limit, esize = 0;
     uint32_t hsize;
     int rc;
 
@@ -213,9 +219,9 @@ static int walk(struct walker *w, struct ps_err *err)
     return 0;
 }
 
-int fatbin_parse(const void *data, size_t len, struct fatbin *out, struct ps_err *err)
+static int parse(const void *data, size_t len, size_t bound, struct fatbin *out, struct ps_err *err)
 {
-    struct walker w = {.base = data, .len = len};
+    struct walker w = {.base = data, .len = len, .bound = bound};
     size_t array_bytes;
     int rc;
 
@@ -242,7 +248,48 @@ int fatbin_parse(const void *data, size_t len, struct fatbin *out, struct ps_err
     return 0;
 }
 
+int fatbin_parse(const void *data, size_t len, struct fatbin *out, struct ps_err *err)
+{
+    return parse(data, len, 0, out, err);
+}
+
+struct seg_search {
+    uintptr_t addr;
+    size_t bound;
+};
+
+static int find_segment(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct seg_search *s = arg;
+
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_filesz;
+
+        if (ph->p_type == PT_LOAD && s->addr >= lo && s->addr < hi) {
+            s->bound = hi - s->addr;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int fatbin_parse_wrapper(const void *wrapper, struct fatbin *out, struct ps_err *err)
+{
+    const struct fatbinc_wrapper *fw = wrapper;
+    struct seg_search s = {0, 0};
+
+    /* A program's fatbin lies in one of its loaded segments: its end bounds the container. */
+    if (fw && (uint32_t)fw->magic == FATBINC_MAGIC && fw->data) {
+        s.addr = (uintptr_t)fw->data;
+        dl_iterate_phdr(find_segment, &s);
+    }
+    return fatbin_parse_wrapper_bounded(wrapper, s.bound, out, err);
+}
+
+int fatbin_parse_wrapper_bounded(const void *wrapper, size_t bound, struct fatbin *out,
+                                 struct ps_err *err)
 {
     const struct fatbinc_wrapper *fw = wrapper;
 
@@ -259,7 +306,7 @@ int fatbin_parse_wrapper(const void *wrapper, struct fatbin *out, struct ps_err 
                           fw->version);
     if (!fw->data)
         return ps_err_set(err, PS_EPARSE, "fatbin: registration wrapper has no data pointer");
-    return fatbin_parse(fw->data, 0, out, err);
+    return parse(fw->data, 0, bound, out, err);
 }
 
 const void *const *fatbin_wrapper_prelinked(const void *wrapper)

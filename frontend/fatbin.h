@@ -55,6 +55,15 @@ int fatbin_parse_wrapper(const void *wrapper, struct fatbin *out, struct ps_err 
  */
 const void *const *fatbin_wrapper_prelinked(const void *wrapper);
 
+/*
+ * fatbin_parse_wrapper, when the caller knows that at most `bound` bytes are readable
+ * from the wrapper's data pointer (the end of the program's mapped segment
+ * that holds it; 0 = unknown): a container whose header claims more is an
+ * error, never trusted past the end.
+ */
+int fatbin_parse_wrapper_bounded(const void *wrapper, size_t bound, struct fatbin *out,
+                                 struct ps_err *err);
+
 void fatbin_free(struct fatbin *fb);
 
 /*

@@ -13,6 +13,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/err.h"
@@ -36,11 +37,49 @@ static int elf_open(const char *path, struct elf_file *f, struct ps_err *err)
     f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
     if (f->elf && elf_kind(f->elf) == ELF_K_ELF && !elf_getshdrstrndx(f->elf, &f->shstrndx))
         return 0;
+    bool elf = f->elf && elf_kind(f->elf) == ELF_K_ELF;
+
     if (f->elf)
         elf_end(f->elf);
     close(f->fd);
     f->elf = NULL;
+    if (elf)
+        return ps_err_set(err, PS_EPARSE, "%s: damaged ELF section table (no section names: %s)",
+                          path, elf_errmsg(-1));
     return ps_err_set(err, PS_EPARSE, "%s: not an ELF file", path);
+}
+
+/* Every section header must be readable and named, else the table is damaged. */
+static int check_sections(struct elf_file *f, const char *path, struct ps_err *err)
+{
+    size_t n, seen = 0;
+    GElf_Ehdr eh;
+    struct stat st;
+
+    if (gelf_getehdr(f->elf, &eh) && !fstat(f->fd, &st) && eh.e_shnum &&
+        (eh.e_shoff > (uint64_t)st.st_size ||
+         (uint64_t)eh.e_shnum * eh.e_shentsize > (uint64_t)st.st_size - eh.e_shoff))
+        return ps_err_set(err, PS_EPARSE,
+                          "%s: damaged ELF section table (%u headers at offset %llu run past the "
+                          "end of the %llu-byte file)",
+                          path, eh.e_shnum, (unsigned long long)eh.e_shoff,
+                          (unsigned long long)st.st_size);
+    if (elf_getshdrnum(f->elf, &n))
+        return ps_err_set(err, PS_EPARSE, "%s: damaged ELF section table: %s", path,
+                          elf_errmsg(-1));
+    for (Elf_Scn *scn = elf_nextscn(f->elf, NULL); scn; scn = elf_nextscn(f->elf, scn)) {
+        GElf_Shdr sh;
+
+        seen++;
+        if (!gelf_getshdr(scn, &sh) || !elf_strptr(f->elf, f->shstrndx, sh.sh_name))
+            return ps_err_set(err, PS_EPARSE, "%s: damaged ELF section table (section %zu: %s)",
+                              path, elf_ndxscn(scn), elf_errmsg(-1));
+    }
+    if (n > 1 && seen + 1 != n)
+        return ps_err_set(err, PS_EPARSE,
+                          "%s: damaged ELF section table (%zu of %zu sections readable)", path,
+                          seen + 1, n);
+    return 0;
 }
 
 static void elf_close(struct elf_file *f)
@@ -103,6 +142,7 @@ int fatbin_read_elf_section(const char *path, uint8_t **data, size_t *len, struc
     rc = elf_open(path, &f, err);
     if (rc)
         return rc;
+    rc = check_sections(&f, path, err);
     for (size_t i = 0; !rc && i < sizeof(names) / sizeof(names[0]); i++)
         rc = append_sections(&f, path, names[i], &buf, &n, err);
     elf_close(&f);

@@ -1,7 +1,10 @@
 /*
  * The device's global address space: deterministic addresses for global
  * allocations, module variables and constant banks, independent of the host's
- * address layout. Every access is checked against the live allocations.
+ * address layout, in pages of ISA_PAGE_SIZE (docs/engine.md, "Device memory"):
+ * a kernel access inside an allocation, or inside a mapped page but outside
+ * every allocation (counted; it faults under memcheck), succeeds; any other
+ * access faults. Host-side copies are always checked against one allocation.
  *
  * Generic address map (the same for 32- and 64-bit modules, so PTX with
  * .address_size 32 works unchanged):
@@ -22,6 +25,8 @@
 struct ps_err;
 
 #define ISA_GLOBAL_BASE UINT64_C(0x10000000)
+/* The device maps memory in 2 MiB pages, the granularity of the CUDA allocator's chunks. */
+#define ISA_PAGE_SIZE UINT64_C(0x200000)
 #define ISA_GLOBAL_END UINT64_C(0xC0000000)
 #define ISA_PARAM_WINDOW UINT64_C(0xC8000000)
 #define ISA_SHARED_WINDOW UINT64_C(0xD0000000)
@@ -39,6 +44,7 @@ struct isa_alloc {
     uint64_t size;
     uint8_t kind; /* enum isa_alloc_kind */
     bool owned;   /* data belongs to the device (false for mapped host memory) */
+    bool readonly; /* host memory mapped read-only: stores and copies into it are refused */
     uint8_t *data;
 };
 
@@ -51,7 +57,8 @@ void isa_devmem_destroy(struct isa_devmem *m);
  * Allocates size bytes (zero-filled) aligned to align (a power of two, at
  * least 256 is used). Addresses are handed out in increasing order and freed
  * ranges are reused first-fit, so the same sequence of calls gives the same
- * addresses. Returns 0 and *addr, or PS_ENOMEM / PS_EINVAL.
+ * addresses; O(log n) in the live allocations. Returns 0 and *addr, or
+ * PS_ENOMEM / PS_EINVAL.
  */
 int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum isa_alloc_kind kind,
                      uint64_t *addr);
@@ -64,8 +71,24 @@ int isa_devmem_alloc(struct isa_devmem *m, uint64_t size, uint64_t align, enum i
 int isa_devmem_map(struct isa_devmem *m, uint64_t addr, void *host, uint64_t size,
                    enum isa_alloc_kind kind);
 
+/* Marks the mapping starting at addr read-only (cudaHostRegisterReadOnly); PS_EINVAL if none. */
+int isa_devmem_set_readonly(struct isa_devmem *m, uint64_t addr);
+
 /* Frees (or unmaps) the allocation starting exactly at addr; PS_EINVAL if there is none. */
 int isa_devmem_free(struct isa_devmem *m, uint64_t addr);
+
+/* Exact per-allocation checking of kernel accesses (memcheck) on or off (the default). */
+void isa_devmem_set_memcheck(struct isa_devmem *m, bool on);
+
+/*
+ * Host pointer for a kernel's access of size bytes at addr (size <= 256,
+ * aligned): inside an allocation (*hit set to it), or, without memcheck,
+ * inside a mapped page (*hit NULL; counted). NULL: the access faults.
+ */
+uint8_t *isa_devmem_access(struct isa_devmem *m, uint64_t addr, uint32_t size,
+                           const struct isa_alloc **hit);
+/* Kernel accesses so far that succeeded outside every allocation. */
+uint64_t isa_devmem_outside_count(const struct isa_devmem *m);
 
 /* The allocation containing [addr, addr+size), or NULL. */
 const struct isa_alloc *isa_devmem_find(const struct isa_devmem *m, uint64_t addr, uint64_t size);

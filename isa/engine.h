@@ -23,6 +23,19 @@ struct isa_devmem;
 struct isa_device;
 struct isa_program;
 
+/* Launch limits CUDA documents for compute capability 3.0 and later. */
+#define ISA_MAX_GRID_X UINT32_C(2147483647)
+#define ISA_MAX_GRID_YZ UINT32_C(65535)
+#define ISA_MAX_LOCAL_PER_THREAD UINT32_C(524288) /* 512 KiB of local memory per thread */
+/*
+ * The default watchdog: warp instructions per launch before a kernel is
+ * stopped as runaway (10^10: about half a second of a GTX 480 issuing
+ * from every scheduler, many minutes of simulation), so an
+ * endless kernel never hangs a run. --budget / PTXSIM_BUDGET change it; 0 = none.
+ */
+#define ISA_DEFAULT_BUDGET UINT64_C(10000000000)
+#define ISA_BUDGET_HINT " (the per-launch budget: change it with --budget N or PTXSIM_BUDGET=N, 0 for none)"
+
 struct isa_device_config {
     uint64_t insn_budget;      /* warp instructions per launch before a runaway fault; 0 = none */
     uint32_t local_per_thread; /* bytes of local memory (stack) per thread */
@@ -30,16 +43,24 @@ struct isa_device_config {
     uint32_t max_threads_per_cta;
     uint32_t nsm;              /* reported by %nsmid; CTAs map to %smid round-robin */
     uint64_t heap_bytes;       /* device malloc heap */
+    bool memcheck;             /* exact per-allocation checks of every access (isa/devmem.h) */
     FILE *printf_out;          /* where device printf goes (default stdout) */
     /* Non-NULL: a running launch stops (PS_ERUNAWAY) soon after *stop becomes non-zero (the
      * runtimes point it at the flag their SIGINT/SIGTERM handler sets). */
     const volatile int *stop;
 };
 
-/* Defaults: budget 0 (none), 64 KiB stack, 48 KiB shared, 1024 threads, 15 SMs, 8 MiB heap. */
+/* Defaults: budget ISA_DEFAULT_BUDGET, 64 KiB stack, 48 KiB shared, 1024 threads, 15 SMs, 8 MiB heap. */
 void isa_device_config_default(struct isa_device_config *cfg);
 
 struct isa_device *isa_device_create(const struct isa_device_config *cfg);
+/*
+ * Asks the running launch to stop (safe from any thread, e.g. an exit
+ * handler while another thread runs a kernel): it returns PS_EABANDONED
+ * within one scheduling slice. Sticky: later launches stop at once too.
+ */
+void isa_device_abandon(struct isa_device *d);
+bool isa_device_abandoned(const struct isa_device *d);
 void isa_device_destroy(struct isa_device *d);
 struct isa_devmem *isa_device_mem(struct isa_device *d);
 const struct isa_device_config *isa_device_config(const struct isa_device *d);

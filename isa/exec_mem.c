@@ -170,13 +170,18 @@ static uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, 
         if (a >= x->hit_lo && a < x->hit_hi && size <= x->hit_hi - a) {
             p = x->hit_data + (a - x->hit_lo);
         } else {
-            const struct isa_alloc *al = isa_devmem_find(x->p->dev->mem, a, size);
+            const struct isa_alloc *al;
 
-            if (al) {
+            p = isa_devmem_access(x->p->dev->mem, a, size, &al);
+            if (al && al->readonly && store) { /* host memory registered read-only */
+                *rc = isa_fault(w, l, PS_EFAULT, a, "%u-byte %s read-only host memory at 0x%llx",
+                                size, what, (unsigned long long)a);
+                return NULL;
+            }
+            if (al && !al->readonly) { /* read-only ranges are never cached (stores check) */
                 x->hit_lo = al->addr;
                 x->hit_hi = al->addr + al->size;
                 x->hit_data = al->data;
-                p = al->data + (a - al->addr);
             }
         }
         break;

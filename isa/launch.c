@@ -19,6 +19,9 @@ struct kwalk {
     uint64_t shared_end;
 };
 
+/* Static shared memory of 4 GiB or more is recorded as this (and refused at launch). */
+#define SHARED_SATURATED (UINT32_MAX - 15)
+
 static uint32_t align_up32(uint64_t v, uint32_t a)
 {
     return (uint32_t)((v + a - 1) / a * a);
@@ -127,6 +130,9 @@ static int kernel_image(struct isa_program *p, uint32_t kernel, struct ps_err *e
                 stack = d;
         }
     shared_locals(&k, kernel);
+    /* Sizes past 4 GiB saturate, so the launch check below refuses them instead of wrapping. */
+    if (k.shared_end > SHARED_SATURATED)
+        k.shared_end = SHARED_SATURATED;
     ki->static_shared = (uint32_t)k.shared_end;
     ki->dyn_off = align_up32(k.shared_end, 16);
     for (uint32_t i = 0; i < p->m->nvars; i++)
@@ -134,6 +140,8 @@ static int kernel_image(struct isa_program *p, uint32_t kernel, struct ps_err *e
             ki->shared_off[i] = ki->dyn_off;
     if (k.recursive || k.indirect)
         stack = stack > p->dev->cfg.local_per_thread ? stack : p->dev->cfg.local_per_thread;
+    if (stack > UINT32_MAX - 16)
+        stack = UINT32_MAX - 16;
     ki->stack_bytes = align_up32(stack ? stack : 16, 16);
     ki->ready = true;
     free(k.state);
@@ -187,11 +195,50 @@ static int pack_params(struct isa_launch *L, const struct isa_launch_desc *ld, s
     return 0;
 }
 
+/* Grid and block against the limits CUDA documents (compute capability 3.0 and later). */
+static int check_dims(const struct isa_launch_desc *ld, const struct isa_device_config *cfg,
+                      struct ps_err *err)
+{
+    uint64_t threads = (uint64_t)ld->block[0] * ld->block[1] * ld->block[2];
+
+    if (!threads || threads > cfg->max_threads_per_cta || !ld->grid[0] || !ld->grid[1] ||
+        !ld->grid[2] || ld->grid[0] > ISA_MAX_GRID_X || ld->grid[1] > ISA_MAX_GRID_YZ ||
+        ld->grid[2] > ISA_MAX_GRID_YZ)
+        return ps_err_set(err, PS_EINVAL,
+                          "invalid launch configuration: grid (%u,%u,%u), block (%u,%u,%u) "
+                          "(limits: grid %u x %u x %u, %u threads per block)",
+                          ld->grid[0], ld->grid[1], ld->grid[2], ld->block[0], ld->block[1],
+                          ld->block[2], ISA_MAX_GRID_X, ISA_MAX_GRID_YZ, ISA_MAX_GRID_YZ,
+                          cfg->max_threads_per_cta);
+    return 0;
+}
+
+/* Shared memory per CTA and local memory per thread against the device's limits. */
+static int check_memory(const struct isa_program *p, const struct isa_launch_desc *ld,
+                        struct ps_err *err)
+{
+    const struct isa_kimage *ki = &p->ki[ld->kernel];
+    const char *name = p->m->funcs[ld->kernel]->name;
+    uint64_t shared = (uint64_t)ki->dyn_off + ld->dyn_shared;
+
+    if (ki->static_shared == SHARED_SATURATED)
+        return ps_err_set(err, PS_EINVAL,
+                          "kernel '%s' needs 4 GiB or more of shared memory, more than %u", name,
+                          p->dev->cfg.shared_per_cta);
+    if (shared > p->dev->cfg.shared_per_cta)
+        return ps_err_set(err, PS_EINVAL,
+                          "kernel '%s' needs %llu bytes of shared memory, more than %u", name,
+                          (unsigned long long)shared, p->dev->cfg.shared_per_cta);
+    if (ki->stack_bytes > ISA_MAX_LOCAL_PER_THREAD)
+        return ps_err_set(err, PS_EINVAL,
+                          "kernel '%s' needs %u bytes of local memory per thread, more than %u",
+                          name, ki->stack_bytes, ISA_MAX_LOCAL_PER_THREAD);
+    return 0;
+}
+
 int isa_launch_init(struct isa_launch *L, struct isa_program *p, const struct isa_launch_desc *ld,
                     struct ps_err *err)
 {
-    const struct isa_device_config *cfg = &p->dev->cfg;
-    uint64_t threads = (uint64_t)ld->block[0] * ld->block[1] * ld->block[2];
     int rc;
 
     memset(L, 0, sizeof(*L));
@@ -201,17 +248,12 @@ int isa_launch_init(struct isa_launch *L, struct isa_program *p, const struct is
     if (ld->kernel >= p->m->nfuncs || !p->m->funcs[ld->kernel]->is_entry ||
         !p->m->funcs[ld->kernel]->has_body)
         return ps_err_set(err, PS_EINVAL, "launch of something that is not a kernel");
-    if (!threads || threads > cfg->max_threads_per_cta || !ld->grid[0] || !ld->grid[1] ||
-        !ld->grid[2])
-        return ps_err_set(err, PS_EINVAL, "invalid launch configuration: grid (%u,%u,%u), block (%u,%u,%u)",
-                          ld->grid[0], ld->grid[1], ld->grid[2], ld->block[0], ld->block[1],
-                          ld->block[2]);
+    if ((rc = check_dims(ld, &p->dev->cfg, err)))
+        return rc;
     if (!p->ki[ld->kernel].ready && (rc = kernel_image(p, ld->kernel, err)))
         return rc;
-    if ((uint64_t)p->ki[ld->kernel].dyn_off + ld->dyn_shared > cfg->shared_per_cta)
-        return ps_err_set(err, PS_EINVAL, "kernel '%s' needs %u bytes of shared memory, more than %u",
-                          p->m->funcs[ld->kernel]->name, p->ki[ld->kernel].dyn_off + ld->dyn_shared,
-                          cfg->shared_per_cta);
+    if ((rc = check_memory(p, ld, err)))
+        return rc;
     L->kernel = ld->kernel;
     memcpy(L->grid, ld->grid, sizeof(L->grid));
     memcpy(L->block, ld->block, sizeof(L->block));
@@ -254,17 +296,18 @@ static int warp_init(struct isa_cta *c, struct isa_warp *w, uint32_t id)
     return x_reconverge(w);
 }
 
-int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint32_t linear)
+int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint64_t linear)
 {
     const struct isa_kimage *ki = &L->p->ki[L->kernel];
 
     memset(c, 0, sizeof(*c));
     c->L = L;
     c->linear = linear;
-    c->ctaid[0] = linear % L->grid[0];
-    c->ctaid[1] = linear / L->grid[0] % L->grid[1];
-    c->ctaid[2] = linear / (L->grid[0] * L->grid[1]);
-    c->smid = linear % (L->dev->cfg.nsm ? L->dev->cfg.nsm : 1);
+    /* 64-bit: a grid may hold up to (2^31-1) x 65535 x 65535 CTAs. */
+    c->ctaid[0] = (uint32_t)(linear % L->grid[0]);
+    c->ctaid[1] = (uint32_t)(linear / L->grid[0] % L->grid[1]);
+    c->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
+    c->smid = (uint32_t)(linear % (L->dev->cfg.nsm ? L->dev->cfg.nsm : 1));
     c->nthreads = L->block[0] * L->block[1] * L->block[2];
     c->nwarps = (c->nthreads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
     c->shared_bytes = ki->dyn_off + L->dyn_shared;
@@ -346,13 +389,17 @@ static int run_cta(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
                     return rc;
                 if (budget && L->warp_insts > budget)
                     return isa_fault(w, 0, PS_ERUNAWAY, 0,
-                                     "runaway kernel: more than %llu warp instructions",
+                                     "runaway kernel: more than %llu warp instructions"
+                                     ISA_BUDGET_HINT,
                                      (unsigned long long)budget);
             }
             all_done &= w->state == ISA_WARP_DONE;
             if ((rc = stop_check(L, thread_cap, stop)))
                 return rc;
         }
+        if (isa_device_abandoned(L->dev))
+            return ps_err_set(L->err, PS_EABANDONED, "launch of '%s' abandoned: the process is exiting",
+                              L->p->m->funcs[L->kernel]->name);
         if (all_done)
             return 0;
         if (isa_cta_release_barriers(c))
@@ -375,7 +422,7 @@ int isa_launch_run(struct isa_program *p, const struct isa_launch_desc *ld,
     for (uint64_t i = 0; i < nctas && !rc; i++) {
         struct isa_cta c;
 
-        rc = isa_cta_init(&c, &L, (uint32_t)i);
+        rc = isa_cta_init(&c, &L, i);
         if (rc)
             ps_err_set(err, rc, "out of memory creating a CTA");
         else

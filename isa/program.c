@@ -13,11 +13,22 @@
 void isa_device_config_default(struct isa_device_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
+    cfg->insn_budget = ISA_DEFAULT_BUDGET;
     cfg->local_per_thread = 64 * 1024;
     cfg->shared_per_cta = 48 * 1024;
     cfg->max_threads_per_cta = 1024;
     cfg->nsm = 15;
     cfg->heap_bytes = 8u << 20;
+}
+
+void isa_device_abandon(struct isa_device *d)
+{
+    __atomic_store_n(&d->abandon, 1, __ATOMIC_RELEASE);
+}
+
+bool isa_device_abandoned(const struct isa_device *d)
+{
+    return __atomic_load_n(&d->abandon, __ATOMIC_ACQUIRE) != 0;
 }
 
 struct isa_device *isa_device_create(const struct isa_device_config *cfg)
@@ -31,6 +42,8 @@ struct isa_device *isa_device_create(const struct isa_device_config *cfg)
     else
         isa_device_config_default(&d->cfg);
     d->mem = isa_devmem_create();
+    if (d->mem)
+        isa_devmem_set_memcheck(d->mem, d->cfg.memcheck);
     if (!d->mem) {
         free(d);
         return NULL;

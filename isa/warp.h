@@ -66,6 +66,8 @@ struct isa_device {
     uint32_t ntex, captex;
     uint64_t heap_used;
     uint64_t launches;
+    /* Set from any thread by isa_device_abandon: the running launch stops (PS_EABANDONED). */
+    volatile int abandon;
 };
 
 struct isa_program {
@@ -125,7 +127,7 @@ struct isa_bar {
 struct isa_cta {
     struct isa_launch *L;
     uint32_t ctaid[3];
-    uint32_t linear;
+    uint64_t linear;
     uint32_t nthreads, nwarps, live_warps;
     uint8_t *shared;
     uint32_t shared_bytes;
@@ -166,7 +168,7 @@ int isa_launch_init(struct isa_launch *L, struct isa_program *p, const struct is
 void isa_launch_fini(struct isa_launch *L);
 
 /* Creates the warps of CTA linear index `linear` (shared memory zeroed). */
-int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint32_t linear);
+int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint64_t linear);
 void isa_cta_fini(struct isa_cta *c);
 
 /*

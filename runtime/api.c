@@ -60,6 +60,7 @@ int ptxsim_device_create(const struct ptxsim_options *o, struct ptxsim_device **
     c.max_threads_per_cta = o->max_threads_per_cta;
     c.nsm = o->nsm;
     c.heap_bytes = o->heap_bytes;
+    c.memcheck = o->memcheck != 0;
     c.printf_out = o->printf_out;
     c.stop = o->stop;
     d->max_thread_insts = o->max_thread_insts;
@@ -266,6 +267,17 @@ int ptxsim_map_host(struct ptxsim_device *d, void *host, size_t size)
     return 0;
 }
 
+int ptxsim_map_host_readonly(struct ptxsim_device *d, void *host, size_t size)
+{
+    int rc = ptxsim_map_host(d, host, size);
+
+    if (!rc && isa_devmem_set_readonly(isa_device_mem(d->dev), (uint64_t)(uintptr_t)host)) {
+        ptxsim_free(d, (uint64_t)(uintptr_t)host);
+        return ps_err_set(&d->last, PS_ENOMEM, "out of memory");
+    }
+    return rc;
+}
+
 int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size)
 {
     const struct isa_alloc *a = isa_devmem_find(isa_device_mem(d->dev), addr, 1);
@@ -349,6 +361,17 @@ int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 
     if (rc && d->last.has_fault && !d->fault.code)
         d->fault = d->last;
     return rc;
+}
+
+void ptxsim_abandon(struct ptxsim_device *d)
+{
+    if (d)
+        isa_device_abandon(d->dev);
+}
+
+uint64_t ptxsim_outside_accesses(const struct ptxsim_device *d)
+{
+    return d ? isa_devmem_outside_count(isa_device_mem(d->dev)) : 0;
 }
 
 int ptxsim_synchronize(struct ptxsim_device *d)

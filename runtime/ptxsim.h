@@ -35,6 +35,7 @@ struct ptxsim_options {
     uint32_t max_threads_per_cta;
     uint32_t nsm;
     uint64_t heap_bytes;       /* device malloc heap */
+    int memcheck;              /* nonzero: every access outside an allocation faults */
     FILE *printf_out;          /* device printf output (default stdout) */
     /* Thread instructions over the device's life before launches stop with PS_ERUNAWAY (0 = no
      * cap); in functional mode (the timing model applies -gpgpu_max_insn itself). */
@@ -114,6 +115,8 @@ int ptxsim_texobj_create(struct ptxsim_device *d, const struct isa_texobj *t, ui
 int ptxsim_texobj_destroy(struct ptxsim_device *d, uint64_t handle);
 const struct isa_texobj *ptxsim_texobj_get(const struct ptxsim_device *d, uint64_t handle,
                                            bool surface);
+/* The same for memory the device may only read (cudaHostRegisterReadOnly): stores fault. */
+int ptxsim_map_host_readonly(struct ptxsim_device *d, void *host, size_t size);
 /* Kind of the allocation containing addr: 0 none, else enum isa_alloc_kind + 1. */
 int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, size_t *size);
 
@@ -129,6 +132,16 @@ int ptxsim_memset(struct ptxsim_device *d, uint64_t dst, int value, size_t n);
  */
 int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
                   struct ptxsim_dim3 block, uint32_t dyn_shared, void *const *args);
+
+/*
+ * Abandons the running launch (callable from any thread, without the lock
+ * the launching thread holds): ptxsim_launch returns PS_EABANDONED soon, and
+ * every later launch at once. For exit handlers.
+ */
+void ptxsim_abandon(struct ptxsim_device *d);
+
+/* Device accesses so far that fell outside every allocation in a mapped page (0 under memcheck). */
+uint64_t ptxsim_outside_accesses(const struct ptxsim_device *d);
 
 /* Returns the sticky fault of the device (0 if none). */
 int ptxsim_synchronize(struct ptxsim_device *d);

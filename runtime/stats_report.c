@@ -61,7 +61,7 @@ static void put_kernel(FILE *fp, const struct ptxsim_kstat *k, bool last)
 }
 
 static void put_total(FILE *fp, const struct ptxsim_kstat *k, size_t n, double sim_ns,
-                      uint64_t copy_bytes)
+                      uint64_t copy_bytes, const struct ptxsim_run_notes *notes)
 {
     uint64_t cycles = 0, thread = 0, warp = 0;
     double wall = 0;
@@ -75,9 +75,16 @@ static void put_total(FILE *fp, const struct ptxsim_kstat *k, size_t n, double s
     fprintf(fp,
             "  \"total\": {\"kernels\": %zu, \"cycles\": %llu, \"thread_insn\": %llu, "
             "\"warp_insn\": %llu, \"ipc\": %.6f, \"wall_s\": %.6f, \"sim_ms\": %.6f, "
-            "\"copy_bytes\": %llu},\n",
+            "\"copy_bytes\": %llu, \"accesses_outside_allocations\": %llu},\n",
             n, (unsigned long long)cycles, (unsigned long long)thread, (unsigned long long)warp,
-            ipc(thread, cycles), wall, sim_ns * 1e-6, (unsigned long long)copy_bytes);
+            ipc(thread, cycles), wall, sim_ns * 1e-6, (unsigned long long)copy_bytes,
+            (unsigned long long)notes->outside_accesses);
+    if (notes->truncated) {
+        fprintf(fp, "  \"truncated\": true,\n  \"truncated_reason\": \"");
+        for (const char *p = notes->truncated; *p; p++)
+            fprintf(fp, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+        fprintf(fp, "\",\n");
+    }
 }
 
 /* Timing statistics of all kernels: counters summed, ratios weighted by cycles. */
@@ -115,9 +122,9 @@ static bool timing_total(const struct ptxsim_kstat *ks, size_t n, struct tm_stat
     return any;
 }
 
-void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns, uint64_t copy_bytes,
-                         const struct ps_config *cfg, const char *path, const char *truncated,
-                         const char *who)
+void ptxsim_stats_report_notes(const struct ptxsim_kstat *k, size_t n, double sim_ns,
+                               uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
+                               const char *who, const struct ptxsim_run_notes *notes)
 {
     FILE *fp;
     struct tm_stats total;
@@ -126,6 +133,15 @@ void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns, 
     /* The text goes to stderr: stdout belongs to the program. */
     if (timed && cfg->ptxsim_print_stats)
         ptxsim_stats_text(k, n, &total, !strcmp(cfg->ptxsim_report, "full"), stderr);
+    if (notes->outside_accesses)
+        fprintf(
+            stderr,
+            "%s: %llu device accesses fell outside every allocation (inside mapped pages, "
+            "where a GPU lets them succeed); run with --memcheck (-o ptxsim_memcheck=1) to stop "
+            "at the first with its kernel, PTX line, CTA and thread\n",
+            who, (unsigned long long)notes->outside_accesses);
+    if (notes->truncated)
+        fprintf(stderr, "%s: statistics are incomplete: %s\n", who, notes->truncated);
     if (!path)
         return;
     fp = fopen(path, "w");
@@ -134,12 +150,7 @@ void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns, 
         return;
     }
     fprintf(fp, "{\n");
-    if (truncated) {
-        fprintf(fp, "  \"truncated\": true,\n  \"truncated_reason\": ");
-        put_string(fp, truncated);
-        fprintf(fp, ",\n");
-    }
-    put_total(fp, k, n, sim_ns, copy_bytes);
+    put_total(fp, k, n, sim_ns, copy_bytes, notes);
     fprintf(fp, "  \"kernels\": [\n");
     for (size_t i = 0; i < n; i++)
         put_kernel(fp, &k[i], i + 1 == n);

@@ -23,16 +23,22 @@ struct ptxsim_kstat {
     struct tm_stats tm;
 };
 
+/* What else the end of a run reports. */
+struct ptxsim_run_notes {
+    const char *truncated;     /* why the statistics are incomplete, or NULL */
+    uint64_t outside_accesses; /* device accesses outside every allocation (docs/engine.md) */
+};
 /*
  * Reports launches k[0..n): the text report on stderr when some ran in the
  * timing model and cfg says so (-ptxsim_print_stats), and the JSON file at
  * path (NULL: none). sim_ns is the simulated time, copy_bytes the bytes the
- * program copied; truncated, when not NULL, says why the run stopped early (a cap,
- * a signal): the JSON then has "truncated": true and "truncated_reason". `who`
- * prefixes error messages ("ptxsim").
+ * program copied, `who` prefixes error messages ("ptxsim"). With notes:
+ * "truncated": true and its reason (a cap, a signal, an exit), and the count of
+ * accesses outside allocations in the JSON total; when that count is not 0, a
+ * line on stderr says how to locate them (--memcheck).
  */
-void ptxsim_stats_report(const struct ptxsim_kstat *k, size_t n, double sim_ns,
-                         uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
-                         const char *truncated, const char *who);
+void ptxsim_stats_report_notes(const struct ptxsim_kstat *k, size_t n, double sim_ns,
+                               uint64_t copy_bytes, const struct ps_config *cfg, const char *path,
+                               const char *who, const struct ptxsim_run_notes *notes);
 
 #endif

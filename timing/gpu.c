@@ -471,7 +471,7 @@ static void issue_ctas(struct tm_gpu *g, struct run *r)
             lim = r->occ.max;
         if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, r->occ.warps, r->occ.regs, r->occ.shared))
             continue;
-        if (tm_sm_launch_cta(s, (uint32_t)r->next_cta, r->occ.regs, &g->warp_seq))
+        if (tm_sm_launch_cta(s, r->next_cta, r->occ.regs, &g->warp_seq))
             continue;
         r->next_cta++;
         g->ctas++;
@@ -543,6 +543,8 @@ static int watchdog(struct tm_gpu *g, struct run *r)
         return ps_err_set(r->L->err, PS_ERUNAWAY,
                           "stopped at -gpgpu_max_insn %llu thread instructions",
                           (unsigned long long)p->max_insn);
+    if (g->dev && !(g->core_now & 1023) && isa_device_abandoned(g->dev))
+        return ps_err_set(r->L->err, PS_EABANDONED, "launch abandoned: the process is exiting");
     if (p->max_cycle && g->core_now >= p->max_cycle)
         return ps_err_set(r->L->err, PS_ERUNAWAY, "stopped at -gpgpu_max_cycle %llu cycles",
                           (unsigned long long)p->max_cycle);
@@ -556,7 +558,8 @@ static int watchdog(struct tm_gpu *g, struct run *r)
 
             if (w)
                 return isa_fault(w, 0, PS_ERUNAWAY, 0,
-                                 "runaway kernel: more than %llu warp instructions",
+                                 "runaway kernel: more than %llu warp instructions"
+                                 ISA_BUDGET_HINT,
                                  (unsigned long long)isa_device_config(g->dev)->insn_budget);
         }
     }

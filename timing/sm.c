@@ -431,7 +431,7 @@ static int grow_ready(struct hwarp *h)
     return 0;
 }
 
-int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *warp_seq)
+int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *warp_seq)
 {
     struct cta *c = NULL;
     uint32_t slot = 0;
@@ -1229,7 +1229,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
         h->exited = true;
         if (s->env.warp_profile)
             fprintf(s->env.warp_profile,
-                    "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+                    "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
                     s->L->gridid, h->cta->c.linear, w->id, s->id, h->born, s->now);
         if (!h->loads && !h->stores)
             warp_free(s, slot);
@@ -1253,7 +1253,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->last_issue = h->last_issue;
     v->paused = h->cta && h->cta->paused;
     v->grid = s->L ? s->L->gridid : 0;
-    v->cta_id = h->cta ? h->cta->c.linear : 0;
+    v->cta_id = h->cta ? (uint32_t)h->cta->c.linear : 0; /* a policy's view: low 32 bits */
     v->warp_in_cta = h->w ? h->w->id : 0;
 }
 

@@ -72,7 +72,7 @@ void tm_sm_kernel_end(struct tm_sm *s);
 uint32_t tm_sm_ctas(const struct tm_sm *s);
 bool tm_sm_fits(const struct tm_sm *s, uint32_t warps, uint32_t regs, uint32_t shared);
 /* Starts CTA `linear` of the current launch; returns 0 or an error code. */
-int tm_sm_launch_cta(struct tm_sm *s, uint32_t linear, uint32_t regs, uint64_t *warp_seq);
+int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *warp_seq);
 
 /* One core cycle. Returns 0 or a device fault (the launch's err is filled). */
 int tm_sm_cycle(struct tm_sm *s, uint64_t now);

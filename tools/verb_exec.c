@@ -3,6 +3,7 @@
  * functionally, with scalar arguments and device buffers given on the
  * command line (or read from files), then prints or saves buffers.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "tools/verbs.h"
 
 #define MAX_ARGS 64
+/* Largest buffer (the simulated device's global memory window, 2.75 GiB). */
+#define MAX_BUF_BYTES (UINT64_C(11) << 28)
 
 struct buf {
     char name[64];
@@ -25,11 +28,13 @@ struct exec_opts {
     struct ptxsim_dim3 grid, block;
     uint32_t shared;
     uint64_t budget;
+    int has_budget; /* --budget given (else the default watchdog of ptxsim_options_default) */
     const char *print[MAX_ARGS];
     const char *out[MAX_ARGS];
     int nprint, nout;
     int repeat;
     int stats;
+    int memcheck;
 };
 
 struct exec_state {
@@ -49,22 +54,47 @@ static void usage(FILE *out)
             "  --block X[,Y[,Z]]     CTA size in threads (default 1)\n"
             "  --shared BYTES        dynamic shared memory\n"
             "  --budget N            stop a runaway kernel after N warp instructions\n"
+            "                        (default 10000000000; 0 = no limit)\n"
             "  --print NAME[:COUNT]  print a buffer after the launch\n"
             "  --out NAME:FILE       write a buffer to a file after the launch\n"
             "  --repeat N            launch N times\n"
             "  --stats               print instruction counts to stderr\n"
+            "  --memcheck            fault at any access outside an allocation (default: an\n"
+            "                        access inside a mapped 2 MiB page succeeds, counted)\n"
             "arguments, in kernel parameter order:\n"
             "  TYPE:VALUE                 a scalar (u8..u64, s8..s64, f32, f64, b32, b64)\n"
             "  NAME=TYPE[COUNT]:INIT      a device buffer of COUNT elements, passed as its address;\n"
             "                             INIT is zero, iota, fill=V, list=V,V,... or file=PATH\n");
 }
 
+/* One dimension: a whole number from 1 to 2^32-1 (the launch checks CUDA's limits). */
+static int parse_dim1(const char *s, char **end, uint32_t *v)
+{
+    unsigned long long x;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    x = strtoull(s, end, 0);
+    if (!x || x > UINT32_MAX)
+        return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
 static int parse_dim(const char *s, struct ptxsim_dim3 *d)
 {
-    unsigned v[3] = {1, 1, 1};
-    int n = sscanf(s, "%u,%u,%u", &v[0], &v[1], &v[2]);
+    uint32_t v[3] = {1, 1, 1};
+    char *end = (char *)s;
 
-    if (n < 1 || !v[0] || !v[1] || !v[2])
+    for (int i = 0; i < 3; i++) {
+        if (parse_dim1(i ? end + 1 : s, &end, &v[i]))
+            return -1;
+        if (*end != ',')
+            break;
+        if (i == 2)
+            return -1;
+    }
+    if (*end)
         return -1;
     d->x = v[0], d->y = v[1], d->z = v[2];
     return 0;
@@ -159,6 +189,22 @@ static int fill_buffer(uint8_t *host, size_t count, enum isa_type t, const char 
     return -1;
 }
 
+/* COUNT of NAME=TYPE[COUNT]: a whole number > 0 that ends at `end` (the ']'). */
+static int parse_count(const char *s, const char *end, size_t *count)
+{
+    char *e;
+    unsigned long long v;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &e, 0);
+    if (errno || e != end || !v || v > SIZE_MAX)
+        return -1;
+    *count = (size_t)v;
+    return 0;
+}
+
 /* NAME=TYPE[COUNT]:INIT */
 static int add_buffer(struct exec_state *st, const char *spec)
 {
@@ -176,9 +222,13 @@ static int add_buffer(struct exec_state *st, const char *spec)
     memcpy(b->name, spec, (size_t)(eq - spec));
     b->name[eq - spec] = '\0';
     b->type = type_named(eq + 1, (size_t)(lb - eq - 1));
-    count = strtoull(lb + 1, NULL, 0);
-    if (b->type == ISA_TYPE_NONE || !count)
+    if (b->type == ISA_TYPE_NONE || parse_count(lb + 1, rb, &count))
         return -1;
+    if (count > MAX_BUF_BYTES / isa_type_size(b->type)) {
+        fprintf(stderr, "ptxsim exec: buffer '%s' of %zu elements is larger than %llu bytes\n",
+                b->name, count, (unsigned long long)MAX_BUF_BYTES);
+        return -1;
+    }
     b->bytes = count * isa_type_size(b->type);
     host = calloc(1, b->bytes);
     if (!host)
@@ -295,6 +345,17 @@ static int save_buffer(struct exec_state *st, const char *spec)
     return rc;
 }
 
+static int parse_budget(const char *s, uint64_t *v)
+{
+    char *end;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    *v = strtoull(s, &end, 0);
+    return errno || *end ? -1 : 0;
+}
+
 /* Options may appear anywhere; the rest (FILE KERNEL ARG...) is moved to the front of argv. */
 static int parse_opts(int argc, char **argv, struct exec_opts *o, int *npos)
 {
@@ -314,6 +375,10 @@ static int parse_opts(int argc, char **argv, struct exec_opts *o, int *npos)
             o->stats = 1;
             continue;
         }
+        if (!strcmp(a, "--memcheck")) {
+            o->memcheck = 1;
+            continue;
+        }
         if (!strcmp(a, "--help"))
             return 1;
         if (!v)
@@ -325,8 +390,8 @@ static int parse_opts(int argc, char **argv, struct exec_opts *o, int *npos)
             continue;
         if (!strcmp(a, "--shared"))
             o->shared = (uint32_t)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--budget"))
-            o->budget = strtoull(v, NULL, 0);
+        else if (!strcmp(a, "--budget") && !parse_budget(v, &o->budget))
+            o->has_budget = 1;
         else if (!strcmp(a, "--repeat") && atoi(v) > 0)
             o->repeat = atoi(v);
         else if (!strcmp(a, "--print") && o->nprint < MAX_ARGS)
@@ -338,6 +403,20 @@ static int parse_opts(int argc, char **argv, struct exec_opts *o, int *npos)
     }
     *npos = n;
     return n < 2 ? -1 : 0;
+}
+
+/* The arguments must match the kernel's parameters one for one (none ignored, none missing). */
+static int check_arg_count(struct ptxsim_module *m, const char *kernel, int nargs)
+{
+    struct ptxsim_kernel_info info;
+
+    if (ptxsim_kernel_info(m, kernel, &info))
+        return 0; /* the launch reports the missing kernel */
+    if ((uint32_t)nargs == info.nparams)
+        return 0;
+    fprintf(stderr, "ptxsim exec: kernel '%s' takes %u parameter%s, %d argument%s given\n", kernel,
+            info.nparams, info.nparams == 1 ? "" : "s", nargs, nargs == 1 ? "" : "s");
+    return -1;
 }
 
 static int run(struct exec_opts *o, int argc, char **argv, struct exec_state *st)
@@ -355,6 +434,10 @@ static int run(struct exec_opts *o, int argc, char **argv, struct exec_state *st
             ptxsim_module_unload(m);
             return 2;
         }
+    if (check_arg_count(m, argv[1], st->nargs)) {
+        ptxsim_module_unload(m);
+        return 2;
+    }
     for (int r = 0; r < o->repeat && !status; r++)
         if (ptxsim_launch(m, argv[1], o->grid, o->block, o->shared, st->args)) {
             ps_err_print(ptxsim_last_error_info(st->d), stderr);
@@ -369,6 +452,12 @@ static int run(struct exec_opts *o, int argc, char **argv, struct exec_state *st
     if (o->stats)
         fprintf(stderr, "ptxsim: %" PRIu64 " warp instructions, %" PRIu64 " thread instructions\n",
                 ptxsim_warp_insts(st->d), ptxsim_thread_insts(st->d));
+    if (ptxsim_outside_accesses(st->d))
+        fprintf(stderr,
+                "ptxsim exec: %" PRIu64 " device accesses fell outside every allocation (inside "
+                "mapped pages, where a GPU lets them succeed); run with --memcheck to stop at the "
+                "first with its PTX line, CTA and thread\n",
+                ptxsim_outside_accesses(st->d));
     ptxsim_module_unload(m);
     return status;
 }
@@ -386,7 +475,9 @@ int verb_exec(int argc, char **argv)
     }
     memset(&st, 0, sizeof(st));
     ptxsim_options_default(&po);
-    po.insn_budget = o.budget;
+    if (o.has_budget)
+        po.insn_budget = o.budget;
+    po.memcheck = o.memcheck;
     if (ptxsim_device_create(&po, &st.d)) {
         fprintf(stderr, "ptxsim: out of memory\n");
         return 1;

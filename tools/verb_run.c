@@ -48,8 +48,12 @@ static void usage(FILE *out)
                  "  --mode MODE          timing or functional (default: the configuration's\n"
                  "                       -gpgpu_ptx_sim_mode, 0 = timing)\n"
                  "  --stats FILE         write per-kernel statistics as JSON at exit\n"
-                 "  --budget N           stop a kernel after N warp instructions\n"
-                 "                       (the launch fails with cudaErrorLaunchTimeout)\n"
+                 "  --budget N           stop a kernel after N warp instructions (default\n"
+                 "                       10000000000, the watchdog of endless kernels; 0 = no\n"
+                 "                       limit; the launch fails with cudaErrorLaunchTimeout)\n"
+                 "  --memcheck           stop at the first device access outside an allocation\n"
+                 "                       (-o ptxsim_memcheck=1; default: such accesses inside\n"
+                 "                       mapped pages succeed as on a GPU and are counted)\n"
                  "PROGRAM must be built with `nvcc -cudart shared`.\n");
 }
 
@@ -101,6 +105,8 @@ static int parse_one(int argc, char **argv, int *i, struct run_opts *o)
         o->stats = v;
     else if ((v = opt_value(argc, argv, i, "--budget")))
         o->budget = v;
+    else if (!strcmp(a, "--memcheck"))
+        return add_option(o, "ptxsim_memcheck=1");
     else if (!strcmp(a, "-o") && *i + 1 < argc)
         return add_option(o, argv[++*i]);
     else if (!strncmp(a, "-o", 2) && a[2])

@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/cuda/cudart.h"
 #include "runtime/cuda/stubs.h"
 
 #define RT_HOST_BASE UINT64_C(0x200000000000)
+/* How long exit waits for an abandoned launch to let go of the runtime. */
+#define RT_EXIT_WAIT_S 5
 
 static struct rt_ctx *g_ctx;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -57,6 +60,7 @@ static cudaError_t read_env(struct rt_ctx *c)
         fflush(NULL);
         _exit(2);
     }
+    c->opts.memcheck = c->cfg.ptxsim_memcheck;
     /* Both modes simulate the configured machine's SM count (%nsmid, device properties). */
     c->opts.nsm = (uint32_t)(c->cfg.gpgpu_n_clusters * c->cfg.gpgpu_n_cores_per_cluster);
     if (mode && *mode && strcmp(mode, "functional") && strcmp(mode, "timing"))
@@ -135,6 +139,44 @@ cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e)
         pthread_mutex_unlock(&c->lock);
     rt_set_last(e);
     return e;
+}
+
+/*
+ * Takes the runtime lock at exit. When another thread holds it (it is
+ * running a kernel), the launch is abandoned so the process exits promptly;
+ * false if the lock still cannot be had (the holder is stuck elsewhere).
+ */
+static bool lock_for_exit(struct rt_ctx *c)
+{
+    struct timespec until;
+
+    if (!pthread_mutex_trylock(&c->lock))
+        return true;
+    ptxsim_abandon(c->dev);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += RT_EXIT_WAIT_S;
+    return !pthread_mutex_timedlock(&c->lock, &until);
+}
+
+cudaError_t rt_lock_for_exit(struct rt_ctx **out)
+{
+    struct rt_ctx *c;
+
+    *out = NULL;
+    pthread_once(&g_once, ctx_create);
+    c = g_ctx;
+    if (!c)
+        return cudaErrorInitializationError;
+    if (!lock_for_exit(c))
+        return cudaErrorCudartUnloading;
+    if (c->unloading || c->init_err) {
+        cudaError_t e = c->unloading ? cudaErrorCudartUnloading : c->init_err;
+
+        pthread_mutex_unlock(&c->lock);
+        return e;
+    }
+    *out = c;
+    return cudaSuccess;
 }
 
 cudaError_t rt_device_recreate(struct rt_ctx *c)
@@ -219,9 +261,8 @@ __attribute__((destructor)) static void ctx_fini(void)
 {
     struct rt_ctx *c = g_ctx;
 
-    if (!c)
+    if (!c || !lock_for_exit(c))
         return;
-    pthread_mutex_lock(&c->lock);
     if (!c->init_err)
         rt_stats_write(c);
     c->unloading = true;

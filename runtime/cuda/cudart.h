@@ -98,6 +98,7 @@ struct rt_host {
     size_t map_len;  /* bytes mmap'ed (0 for registered memory, which stays the program's) */
     enum rt_host_kind kind;
     unsigned flags;  /* cudaHostAlloc / cudaHostRegister flags */
+    bool gone;       /* registered memory the program unmapped: no longer mapped in the device */
 };
 
 struct rt_stream {
@@ -192,6 +193,13 @@ struct rt_thread {
  * *c NULL. Pair with rt_unlock.
  */
 cudaError_t rt_lock(struct rt_ctx **c);
+/*
+ * rt_lock for the exit path (__cudaUnregisterFatBinary at exit, the library
+ * destructor): when another thread holds the lock because it is running a
+ * kernel, that launch is abandoned (ptxsim_abandon) so the process exits
+ * promptly instead of waiting for the kernel.
+ */
+cudaError_t rt_lock_for_exit(struct rt_ctx **c);
 /* Unlocks c (if non-NULL), records e as the thread's last error if it is one, returns e. */
 cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e);
 struct rt_thread *rt_thread(void);
@@ -247,6 +255,12 @@ cudaError_t rt_host_free(struct rt_ctx *c, void *base, enum rt_host_kind kind);
 void rt_host_release_all(struct rt_ctx *c, bool keep_vars);
 /* Re-maps the kept ranges into a recreated device. */
 cudaError_t rt_host_remap(struct rt_ctx *c);
+
+/* hostcheck.c */
+/* Whether [p, p+n) is mapped in this process, readable and (need_write) writable. */
+bool rt_host_range_ok(const void *p, size_t n, bool need_write);
+/* Drops registered host ranges that are no longer mapped from the device (before a launch). */
+void rt_host_revalidate(struct rt_ctx *c);
 
 /* stream.c */
 /* Whether s names the default stream or a live stream. */

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "memsys/cache.h"
+#include "isa/engine.h"
 #include "runtime/cuda/cudart.h"
 
 #define RT_CONST_BYTES 65536
@@ -383,8 +384,13 @@ static cudaError_t set_limit(struct rt_ctx *c, enum cudaLimit limit, size_t valu
 {
     switch (limit) {
     case cudaLimitStackSize:
+        /* CUDA's ceiling: 512 KiB of local memory per thread (ISA_MAX_LOCAL_PER_THREAD). */
+        if (value > ISA_MAX_LOCAL_PER_THREAD)
+            return cudaErrorInvalidValue;
         return set_size_limit(c, &c->limit_stack, c->opts.local_per_thread, value);
     case cudaLimitMallocHeapSize:
+        if (value > RT_TOTAL_MEM)
+            return cudaErrorMemoryAllocation; /* more than the device has */
         return set_size_limit(c, &c->limit_heap, (size_t)c->opts.heap_bytes, value);
     case cudaLimitPrintfFifoSize:
         c->limit_printf = value; /* device printf is unbuffered here */

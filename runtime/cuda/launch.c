@@ -120,6 +120,7 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
 
     if (e)
         return e;
+    rt_host_revalidate(c);
     fflush(stdout);
     t0 = seconds();
     ptxsim_stop_before_launch();
@@ -127,6 +128,11 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
     t0 = seconds() - t0;
     fflush(stdout);
     c->dev_used = true;
+    if (rc == PS_EABANDONED) { /* exit() in another thread: the runtime is unloading */
+        rt_stop_truncated(c, "the process exited while a kernel ran; that launch was abandoned");
+        account(c, k, g, b, warp0, thread0, t0);
+        return cudaErrorCudartUnloading;
+    }
     e = rc ? rt_take_fault(c, rc) : cudaSuccess;
     /*
      * A device fault is reported as after an asynchronous launch: the launch

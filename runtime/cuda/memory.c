@@ -84,6 +84,13 @@ out_free:
     return cudaErrorMemoryAllocation;
 }
 
+/* Maps registered (or runtime) host memory into the device, read-only when so registered. */
+static int host_map(struct rt_ctx *c, void *p, size_t size, unsigned flags)
+{
+    return flags & cudaHostRegisterReadOnly ? ptxsim_map_host_readonly(c->dev, p, size)
+                                            : ptxsim_map_host(c->dev, p, size);
+}
+
 static struct rt_host *host_find(struct rt_ctx *c, const void *p)
 {
     uintptr_t a = (uintptr_t)p;
@@ -96,7 +103,7 @@ static struct rt_host *host_find(struct rt_ctx *c, const void *p)
 
 static void host_release(struct rt_ctx *c, struct rt_host *h, bool unmap_dev)
 {
-    if (unmap_dev && c->dev)
+    if (unmap_dev && c->dev && !h->gone)
         ptxsim_free(c->dev, (uint64_t)(uintptr_t)h->base);
     if (h->map_len)
         munmap(h->base, h->map_len);
@@ -134,7 +141,7 @@ void rt_host_release_all(struct rt_ctx *c, bool keep_vars)
 cudaError_t rt_host_remap(struct rt_ctx *c)
 {
     for (struct rt_host *h = c->host; h; h = h->next)
-        if (ptxsim_map_host(c->dev, h->base, h->size))
+        if (!h->gone && host_map(c, h->base, h->size, h->kind == RT_HOST_REGISTERED ? h->flags : 0))
             return cudaErrorMemoryAllocation;
     return cudaSuccess;
 }
@@ -297,11 +304,13 @@ static cudaError_t host_register(struct rt_ctx *c, void *ptr, size_t size, unsig
     const char *p = ptr;
     struct rt_host *h;
 
-    if (!ptr || !size)
+    if (!ptr || !size || (uintptr_t)p + size < (uintptr_t)p)
         return cudaErrorInvalidValue;
     if (host_find(c, p) || host_find(c, p + size - 1))
         return cudaErrorHostMemoryAlreadyRegistered;
-    if (ptxsim_map_host(c->dev, ptr, size))
+    if (!rt_host_range_ok(ptr, size, !(flags & cudaHostRegisterReadOnly)))
+        return cudaErrorInvalidValue; /* not (or not wholly) mapped, or not writable */
+    if (host_map(c, ptr, size, flags))
         return cudaErrorInvalidValue;
     h = calloc(1, sizeof(*h));
     if (!h) {

@@ -155,7 +155,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
     struct rt_ctx *c;
 
-    if (rt_lock(&c))
+    if (rt_lock_for_exit(&c))
         return;
     for (struct rt_fatbin **pf = &c->fatbins; *pf; pf = &(*pf)->next) {
         if ((void **)*pf == fatCubinHandle) {

@@ -25,6 +25,9 @@ cudaError_t rt_stats_add(struct rt_ctx *c, const struct ptxsim_kstat *ks)
 
 void rt_stats_write(struct rt_ctx *c)
 {
-    ptxsim_stats_report(c->kstats, c->nkstats, c->sim_ns, c->copy_bytes, &c->cfg, c->stats_path,
-                        c->truncated[0] ? c->truncated : NULL, "ptxsim");
+    struct ptxsim_run_notes notes = {c->truncated[0] ? c->truncated : NULL,
+                                     ptxsim_outside_accesses(c->dev)};
+
+    ptxsim_stats_report_notes(c->kstats, c->nkstats, c->sim_ns, c->copy_bytes, &c->cfg,
+                              c->stats_path, "ptxsim", &notes);
 }

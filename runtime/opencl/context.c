@@ -47,6 +47,7 @@ static cl_int device_new(cl_context c)
     ptxsim_options_default(&o);
     o.nsm = e->compute_units;
     o.insn_budget = e->budget;
+    o.memcheck = e->cfg.ptxsim_memcheck;
     o.shared_per_cta = e->local_bytes;
     o.max_threads_per_cta = e->max_wg;
     o.stop = e->stop;
@@ -81,6 +82,7 @@ static cl_context context_new(const cl_context_properties *props,
     } else {
         c->dispatch = &ocl_dispatch;
         c->magic = OCL_MAGIC_CONTEXT;
+        ocl_registry_add(c);
         c->refs = 1;
         c->notify = notify;
         c->notify_data = data;
@@ -147,8 +149,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context c)
     if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) == 0) {
         ptxsim_device_destroy(c->dev);
         pthread_mutex_destroy(&c->lock);
-        c->magic = 0;
-        free(c);
+        ocl_retire(c);
     }
     return CL_SUCCESS;
 }
@@ -200,6 +201,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_
     if (q) {
         q->dispatch = &ocl_dispatch;
         q->magic = OCL_MAGIC_QUEUE;
+        ocl_registry_add(q);
         q->refs = 1;
         q->ctx = c;
         q->props = props;
@@ -224,8 +226,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
         return CL_INVALID_COMMAND_QUEUE;
     if (__atomic_sub_fetch(&q->refs, 1, __ATOMIC_SEQ_CST) == 0) {
         clReleaseContext(q->ctx);
-        q->magic = 0;
-        free(q);
+        ocl_retire(q);
     }
     return CL_SUCCESS;
 }
@@ -312,6 +313,7 @@ static cl_event event_new(cl_context c, cl_command_queue q, cl_command_type type
         return NULL;
     e->dispatch = &ocl_dispatch;
     e->magic = OCL_MAGIC_EVENT;
+    ocl_registry_add(e);
     e->refs = 1;
     e->ctx = c;
     e->queue = q;
@@ -518,8 +520,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event e)
     clReleaseContext(e->ctx);
     pthread_cond_destroy(&e->done);
     pthread_mutex_destroy(&e->lock);
-    e->magic = 0;
-    free(e);
+    ocl_retire(e);
     return CL_SUCCESS;
 }
 

@@ -36,6 +36,7 @@ static cl_kernel kernel_new(cl_program p, const char *name, cl_int *rc)
     }
     k->dispatch = &ocl_dispatch;
     k->magic = OCL_MAGIC_KERNEL;
+    ocl_registry_add(k);
     k->refs = 1;
     k->prog = p;
     clRetainProgram(p);
@@ -101,8 +102,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
     __atomic_sub_fetch(&k->prog->kernels, 1, __ATOMIC_SEQ_CST);
     clReleaseProgram(k->prog);
     free(k->args);
-    k->magic = 0;
-    free(k);
+    ocl_retire(k);
     return CL_SUCCESS;
 }
 

@@ -18,6 +18,8 @@
 #include "runtime/stop.h"
 
 #define OCL_MAX_WG 1024u /* largest work-group size of any configuration (grid size check) */
+#define OCL_MAX_GRID_X 2147483647u
+#define OCL_MAX_GRID_YZ 65535u
 #define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
 
 struct ndrange {
@@ -58,6 +60,10 @@ static cl_int check_local(struct ndrange *r, const size_t *local)
     for (cl_uint d = 0; d < r->dim; d++)
         if (r->global[d] % r->local[d])
             return CL_INVALID_WORK_GROUP_SIZE;
+    /* The work-groups form the hardware grid: at most 2^31-1 x 65535 x 65535 (as CUDA's). */
+    for (cl_uint d = 0; d < 3; d++)
+        if (r->global[d] / r->local[d] > (d ? OCL_MAX_GRID_YZ : OCL_MAX_GRID_X))
+            return CL_INVALID_GLOBAL_WORK_SIZE;
     return CL_SUCCESS;
 }
 
@@ -85,12 +91,17 @@ static cl_int marshal(cl_kernel k, void **argv, uint64_t *locals, uint32_t *dyn)
 {
     size_t base = ALIGN16(k->info.static_shared), at = base;
 
+    if (base > ocl_env()->local_bytes)
+        return CL_OUT_OF_RESOURCES; /* the kernel's own __local data does not fit */
+
     for (uint32_t i = 0; i < k->info.nparams; i++) {
         struct ocl_arg *a = &k->args[i];
 
         if (!a->set)
             return CL_INVALID_KERNEL_ARGS;
         argv[i] = a->value;
+        if (a->local && (at > ocl_env()->local_bytes || a->local_size > ocl_env()->local_bytes - at))
+            return CL_OUT_OF_RESOURCES; /* checked before adding: SIZE_MAX must not wrap */
         if (a->local) {
             locals[i] = at;
             argv[i] = &locals[i];
@@ -138,6 +149,7 @@ static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dy
     uint64_t warp0 = ptxsim_warp_insts(c->dev), thread0 = ptxsim_thread_insts(c->dev);
     cl_int rc = set_offsets(k, r);
     double wall;
+    uint64_t outside;
     int code;
 
     *t0 = *t1 = c->sim_ns;
@@ -145,7 +157,11 @@ static cl_int run(cl_kernel k, const struct ndrange *r, void **argv, uint32_t dy
         return rc;
     wall = seconds();
     ptxsim_stop_before_launch();
+    outside = ptxsim_outside_accesses(c->dev);
+    ocl_stats_running(1);
     code = ptxsim_launch(k->prog->mod, k->info.name, grid, block, dyn, argv);
+    ocl_stats_running(-1);
+    ocl_stats_outside(ptxsim_outside_accesses(c->dev) - outside);
     wall = seconds() - wall;
     if (code == 0) {
         c->sim_ns += ocl_stats_kernel(c, k->info.name, &grid, &block, warp0, thread0, wall);

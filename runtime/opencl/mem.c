@@ -75,6 +75,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context c, cl_mem_flags flags,
     } else if (m) {
         m->dispatch = &ocl_dispatch;
         m->magic = OCL_MAGIC_MEM;
+        ocl_registry_add(m);
         m->refs = 1;
         m->ctx = c;
         clRetainContext(c);
@@ -116,8 +117,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
     }
     if (m->parent)
         clReleaseMemObject(m->parent);
-    m->magic = 0;
-    free(m);
+    ocl_retire(m);
     clReleaseContext(c);
     return CL_SUCCESS;
 }
@@ -180,6 +180,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem b, cl_mem_flags f,
         *m = (struct _cl_mem){.dispatch = &ocl_dispatch, .magic = OCL_MAGIC_MEM, .refs = 1,
                               .ctx = b->ctx, .flags = flags, .size = r->size,
                               .addr = b->addr + r->origin, .parent = b, .origin = r->origin};
+        ocl_registry_add(m);
         if (b->host_ptr)
             m->host_ptr = (uint8_t *)b->host_ptr + r->origin;
         clRetainMemObject(b);

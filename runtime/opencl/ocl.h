@@ -188,6 +188,9 @@ const struct ocl_env *ocl_env(void);
 double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
                         const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
                         double wall_s);
+/* Accesses outside every allocation during a launch; launches starting (+1) and ending (-1). */
+void ocl_stats_outside(uint64_t n);
+void ocl_stats_running(int delta);
 /* Bytes moved by a read, write, copy or fill command. */
 void ocl_stats_copy(uint64_t bytes);
 /* A cap (-gpgpu_max_cycle, -gpgpu_max_insn, PTXSIM_BUDGET) stopped a kernel: the report says
@@ -217,7 +220,24 @@ void ocl_notify(cl_context ctx, const char *fmt, ...) __attribute__((format(prin
 /* Nanoseconds from a monotonic clock. */
 cl_ulong ocl_now_ns(void);
 
+/*
+ * Whether obj is a live object of the kind magic names: it must be in the
+ * registry of live objects (registry.c) before any of its fields is read.
+ */
 bool ocl_valid(const void *obj, uint32_t magic);
+/* registry.c: objects are added when made and removed just before they are freed. */
+bool ocl_registry_add(const void *obj);
+void ocl_registry_remove(const void *obj);
+bool ocl_registry_has(const void *obj);
+/*
+ * Ends an object whose last reference went: out of the registry, magic
+ * cleared, and its memory kept (dispatch pointer intact) in a quarantine of
+ * the last OCL_QUARANTINE released objects before it is freed, so the ICD
+ * loader's read of a stale handle's dispatch table, and our registry
+ * lookup, never touch freed memory while the handle is recent.
+ */
+void ocl_retire(void *obj);
+#define OCL_QUARANTINE 4096
 /*
  * Checks a command's wait list, then waits for its events: only user events
  * can be incomplete, so a command waiting on one blocks its enqueue call
@@ -241,6 +261,9 @@ cl_int ocl_event_at(cl_command_queue q, cl_command_type type, cl_ulong t_start, 
 cl_program ocl_program_new(cl_context c, enum ocl_prog_kind kind, cl_int *rc);
 /* Appends a line to p's build log. */
 void ocl_program_log(cl_program p, const char *msg);
+/* Held around every OpenCL C compile, link or lowering: one at a time per process. */
+void ocl_compiler_lock(void);
+void ocl_compiler_unlock(void);
 /* Loads p->ptx into the context's device (p->mod); CL_BUILD_PROGRAM_FAILURE with a log line. */
 cl_int ocl_program_load(cl_program p);
 /* Drops p's executable (module and PTX) before p is compiled or built again. */

@@ -20,9 +20,9 @@
 
 #include <CL/cl_ext.h>
 
-#define OCL_EXTENSIONS                                                                   \
-    "cl_khr_icd cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics " \
-    "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "              \
+#define OCL_EXTENSIONS                                                                             \
+    "cl_khr_icd cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "            \
+    "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "                         \
     "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_il_program cl_khr_spir"
 /* What llvm-spirv-14 -r reads (clc_lower_spirv), and the SPIR version clang 14 writes. */
 #define OCL_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
@@ -66,8 +66,7 @@ static void env_derive(struct ocl_env *e)
 
     e->compute_units = c->gpgpu_n_clusters * c->gpgpu_n_cores_per_cluster;
     e->core_mhz = 700.0;
-    if (!ps_parse_double_list(c->gpgpu_clock_domains, ':', clk, 8, &n, &err) && n > 0 &&
-        clk[0] > 0)
+    if (!ps_parse_double_list(c->gpgpu_clock_domains, ':', clk, 8, &n, &err) && n > 0 && clk[0] > 0)
         e->core_mhz = clk[0];
     e->threads_per_sm = 1536;
     if (!ps_parse_uint_list(c->gpgpu_shader_core_pipeline, ':', pipe, 2, &n, &err) && n > 0 &&
@@ -79,12 +78,20 @@ static void env_derive(struct ocl_env *e)
     e->l2_bytes = 0;
     if (!mem_cache_geom_parse(c->gpgpu_cache_dl2, &g, &err)) {
         e->l2_line = g.line_bytes;
-        e->l2_bytes = mem_cache_geom_bytes(&g) * c->gpgpu_n_mem *
-                      c->gpgpu_n_sub_partition_per_mchannel;
+        e->l2_bytes =
+            mem_cache_geom_bytes(&g) * c->gpgpu_n_mem * c->gpgpu_n_sub_partition_per_mchannel;
     }
 }
 
 /* PTXSIM_CONFIG, PTXSIM_OPTIONS, PTXSIM_MODE, PTXSIM_BUDGET, PTXSIM_STATS. */
+static uint64_t default_budget(void)
+{
+    struct ptxsim_options o;
+
+    ptxsim_options_default(&o);
+    return o.insn_budget;
+}
+
 static bool env_read(struct ocl_env *e)
 {
     const char *mode = getenv("PTXSIM_MODE"), *cfg = getenv("PTXSIM_CONFIG");
@@ -110,6 +117,7 @@ static bool env_read(struct ocl_env *e)
         return env_fail("PTXSIM_MODE", mode, "unknown mode (functional or timing)");
     /* Without PTXSIM_MODE the configuration decides, as in the CUDA runtime. */
     e->timing = mode && *mode ? !strcmp(mode, "timing") : e->cfg.gpgpu_ptx_sim_mode == 0;
+    e->budget = default_budget(); /* the watchdog, unless PTXSIM_BUDGET says otherwise */
     if (budget && *budget) {
         errno = 0;
         e->budget = strtoull(budget, &end, 10);
@@ -157,8 +165,24 @@ static struct {
     size_t n, cap;
     double sim_ns; /* simulated kernel time, all contexts */
     uint64_t copy_bytes;
+    uint64_t outside;               /* accesses outside every allocation, all contexts */
     char truncated[PS_ERR_MSG_MAX]; /* why a cap stopped a kernel; "" = none did */
-} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, ""};
+} g_stats = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0, 0, ""};
+
+/* Launches running now (a launch under way at exit makes the statistics truncated). */
+static int g_running;
+
+void ocl_stats_running(int delta)
+{
+    __atomic_add_fetch(&g_running, delta, __ATOMIC_SEQ_CST);
+}
+
+void ocl_stats_outside(uint64_t n)
+{
+    pthread_mutex_lock(&g_stats.lock);
+    g_stats.outside += n;
+    pthread_mutex_unlock(&g_stats.lock);
+}
 
 double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3 *grid,
                         const struct ptxsim_dim3 *block, uint64_t warp0, uint64_t thread0,
@@ -213,10 +237,12 @@ static void write_truncated(const char *reason)
 {
     struct ocl_env *e = &g_env;
 
+    struct ptxsim_run_notes notes = {g_stats.truncated, g_stats.outside};
+
     if (!g_stats.truncated[0])
         snprintf(g_stats.truncated, sizeof(g_stats.truncated), "%s", reason);
-    ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
-                        e->stats_path, g_stats.truncated, "ptxsim opencl");
+    ptxsim_stats_report_notes(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
+                              e->stats_path, "ptxsim opencl", &notes);
     e->stats_path = NULL; /* written */
 }
 
@@ -243,14 +269,19 @@ void ocl_stats_copy(uint64_t bytes)
 __attribute__((destructor)) static void ocl_fini(void)
 {
     struct ocl_env *e = &g_env;
+    struct ptxsim_run_notes notes = {NULL, 0};
 
     if (!g_env_ready)
         return;
     pthread_mutex_lock(&g_stats.lock);
+    notes.outside_accesses = g_stats.outside;
+    if (g_stats.truncated[0])
+        notes.truncated = g_stats.truncated;
+    else if (__atomic_load_n(&g_running, __ATOMIC_SEQ_CST))
+        notes.truncated = "the process exited while a kernel ran in another thread";
     if (!e->bad)
-        ptxsim_stats_report(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
-                            e->stats_path, g_stats.truncated[0] ? g_stats.truncated : NULL,
-                            "ptxsim opencl");
+        ptxsim_stats_report_notes(g_stats.k, g_stats.n, g_stats.sim_ns, g_stats.copy_bytes, &e->cfg,
+                                  e->stats_path, "ptxsim opencl", &notes);
     for (size_t i = 0; i < g_stats.n; i++)
         free((char *)g_stats.k[i].name);
     free(g_stats.k);
@@ -273,7 +304,10 @@ bool ocl_valid(const void *obj, uint32_t magic)
 {
     const struct _cl_platform_id *o = obj;
 
-    return o && o->magic == magic && o->refs > 0;
+    if (obj != (const void *)&the_platform && obj != (const void *)&the_device &&
+        !ocl_registry_has(obj))
+        return false; /* unknown pointer or released object: never dereferenced */
+    return o->magic == magic && o->refs > 0;
 }
 
 cl_int ocl_info(const void *src, size_t n, size_t size, void *value, size_t *size_ret)
@@ -342,14 +376,13 @@ static cl_int ocl_platform_ids(cl_uint n, cl_platform_id *platforms, cl_uint *nu
     return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *platforms,
-                                                 cl_uint *num)
+CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *platforms, cl_uint *num)
 {
     return ocl_platform_ids(n, platforms, num);
 }
 
-static cl_int ocl_platform_info(cl_platform_id p, cl_platform_info name, size_t size,
-                                void *value, size_t *size_ret)
+static cl_int ocl_platform_info(cl_platform_id p, cl_platform_info name, size_t size, void *value,
+                                size_t *size_ret)
 {
     if (p && p != &the_platform)
         return CL_INVALID_PLATFORM;
@@ -433,7 +466,8 @@ void *CL_API_CALL ocl_d_ext_address_platform(cl_platform_id p, const char *name)
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint n,
                                                cl_device_id *devices, cl_uint *num)
 {
-    bool match = type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    bool match =
+        type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
 
     if (p && p != &the_platform)
         return CL_INVALID_PLATFORM;
@@ -450,10 +484,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type 
     return CL_SUCCESS;
 }
 
-#define INFO_T(type, v)                                          \
-    do {                                                         \
-        type x_ = (v);                                           \
-        return ocl_info(&x_, sizeof(x_), size, value, size_ret); \
+#define INFO_T(type, v)                                                                            \
+    do {                                                                                           \
+        type x_ = (v);                                                                             \
+        return ocl_info(&x_, sizeof(x_), size, value, size_ret);                                   \
     } while (0)
 
 /* Strings and arrays; CL_INVALID_VALUE (via -1) for names that are not. */

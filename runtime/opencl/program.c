@@ -7,6 +7,9 @@
  * into the context's device when the build succeeds.
  */
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #include "common/err.h"
@@ -25,6 +28,7 @@ cl_program ocl_program_new(cl_context c, enum ocl_prog_kind kind, cl_int *rc)
     }
     p->dispatch = &ocl_dispatch;
     p->magic = OCL_MAGIC_PROGRAM;
+    ocl_registry_add(p);
     p->refs = 1;
     p->ctx = c;
     p->kind = kind;
@@ -212,8 +216,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     free(p->bin);
     free(p->log);
     free(p->options);
-    p->magic = 0;
-    free(p);
+    ocl_retire(p);
     return CL_SUCCESS;
 }
 
@@ -240,6 +243,32 @@ static cl_int build_failed(cl_program p, int rc, const struct ps_err *err)
     return CL_BUILD_PROGRAM_FAILURE;
 }
 
+/*
+ * One compile at a time in the process: a compile (clang, libclc linking,
+ * the NVPTX back end) peaks at about 200 MB, so 50 threads building at once
+ * in 50 contexts needed 10 GB and thrashed; in turn they need one compile's
+ * memory and take the same CPU time.
+ */
+static pthread_mutex_t g_compile_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ocl_compiler_lock(void)
+{
+    pthread_mutex_lock(&g_compile_lock);
+}
+
+void ocl_compiler_unlock(void)
+{
+#ifdef __GLIBC__
+    /*
+     * The compile's memory was freed into the calling thread's malloc arena,
+     * where glibc keeps it: with a thread per context that was ~160 MB per
+     * thread. Hand it back to the system.
+     */
+    malloc_trim(0);
+#endif
+    pthread_mutex_unlock(&g_compile_lock);
+}
+
 /* Source, SPIR-V or bitcode to p->ptx (PTX binaries have it already). */
 static cl_int build_ptx(cl_program p, const char *options)
 {
@@ -251,6 +280,7 @@ static cl_int build_ptx(cl_program p, const char *options)
         return CL_SUCCESS;
     free(p->ptx);
     p->ptx = NULL;
+    ocl_compiler_lock();
     if (p->kind == OCL_PROG_SOURCE)
         rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &p->args,
                          &err);
@@ -258,6 +288,7 @@ static cl_int build_ptx(cl_program p, const char *options)
         rc = clc_lower_spirv(p->bin, p->bin_len, &p->ptx, &p->log, &err);
     else /* OpenCL 1.2 (5.7.3): no argument info for programs from binaries */
         rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, NULL, &err);
+    ocl_compiler_unlock();
     return rc ? build_failed(p, rc, &err) : CL_SUCCESS;
 }
 

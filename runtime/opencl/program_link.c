@@ -58,8 +58,10 @@ static cl_int compile(cl_program p, const char *options, const struct clc_header
     ps_err_clear(&err);
     free(p->bin);
     p->bin = NULL;
+    ocl_compiler_lock();
     rc = clc_compile_object(p->source, strlen(p->source), options, h, nh, &p->bin, &p->bin_len,
                             &p->log, &err);
+    ocl_compiler_unlock();
     if (rc && (rc != PS_EPARSE || !p->log || !*p->log))
         ocl_program_log(p, err.msg);
     if (rc == PS_EINVAL)
@@ -156,10 +158,12 @@ static cl_int link_into(cl_program p, cl_uint np, const cl_program *progs, bool 
         bcs[i] = progs[i]->bin;
         lens[i] = progs[i]->bin_len;
     }
+    ocl_compiler_lock();
     if (!rc)
         rc = clc_link_objects(bcs, lens, np, &p->bin, &p->bin_len, &err);
     if (!rc && !library)
         rc = clc_lower_bitcode(p->bin, p->bin_len, &p->ptx, &p->args, &err);
+    ocl_compiler_unlock();
     free(bcs);
     free(lens);
     if (rc == PS_ENOMEM)

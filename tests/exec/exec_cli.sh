@@ -26,10 +26,10 @@ fail=0
 ok() { pass=$((pass + 1)); echo "PASS: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 
-# ---- out-of-bounds store: exit status 1, kernel name and file:line ---------
+# ---- out-of-bounds store under --memcheck: exit status 1, kernel name and file:line ----
 oob="$here/oob.ptx"
 oob_line=$(grep -n 'st.global.u32' "$oob" | head -n 1 | cut -d: -f1)
-"$PTXSIM" exec --grid 2 --block 32 "$oob" oob_write 'out=u32[40]:zero' --print out \
+"$PTXSIM" exec --memcheck --grid 2 --block 32 "$oob" oob_write 'out=u32[40]:zero' --print out \
     >"$tmp/oob.out" 2>"$tmp/oob.err"
 rc=$?
 if [ "$rc" -ne 1 ]; then

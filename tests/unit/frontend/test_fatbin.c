@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <zlib.h>
@@ -335,6 +336,29 @@ struct test_wrapper {
     void *filename_or_fatbins;
 };
 
+/*
+ * A registered fatbin whose container header claims 2^40 bytes: the wrapper
+ * points into this program's loaded image, whose segment end bounds the
+ * container, so the length is refused instead of trusted past the end.
+ */
+static const uint8_t lying_container[64] __attribute__((aligned(16))) = {
+    0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, /* magic, version 1, header 16 bytes */
+    0, 0, 0, 0, 0, 1, 0, 0,              /* size 2^40 */
+};
+
+static void test_fatbin_wrapper_bounded(void **state)
+{
+    struct test_wrapper w = {0x466243b1, 1, (const unsigned long long *)lying_container, NULL};
+    struct fatbin fb;
+    struct ps_err err;
+
+    (void)state;
+    assert_int_equal(fatbin_parse_wrapper(&w, &fb, &err), PS_EPARSE);
+    assert_non_null(strstr(err.msg, "run past the end"));
+    assert_int_equal(fatbin_parse_wrapper_bounded(&w, 64, &fb, &err), PS_EPARSE);
+    fatbin_free(&fb);
+}
+
 static void test_fatbin_wrapper(void **state)
 {
     struct blob b = load("vadd_default.fatbin");
@@ -591,9 +615,56 @@ static void test_fatbin_elf_section(void **state)
     free(raw);
 }
 
+/* Writes libtiny.elf with 8 bytes at `at` replaced by v to a temporary file; its path. */
+static char *damaged_copy(uint64_t at, uint64_t v)
+{
+    struct blob b = load("libtiny.elf");
+    char *path = strdup("/tmp/ptxsim-damaged-elf.XXXXXX");
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    assert_true(at + 8 <= b.len);
+    memcpy(b.data + at, &v, 8);
+    assert_int_equal(write(fd, b.data, b.len), (ssize_t)b.len);
+    close(fd);
+    free(b.data);
+    return path;
+}
+
+/* A damaged section table is reported as such, not as "no .nv_fatbin section". */
+static void test_fatbin_elf_damaged(void **state)
+{
+    struct blob b = load("libtiny.elf");
+    uint64_t shoff, names_hdr;
+    uint16_t shstrndx;
+    struct ps_err err;
+    uint8_t *data;
+    size_t len;
+    char *path;
+
+    (void)state;
+    memcpy(&shoff, b.data + 0x28, 8);
+    memcpy(&shstrndx, b.data + 0x3e, 2);
+    free(b.data);
+    names_hdr = shoff + (uint64_t)shstrndx * 64;
+    /* The section-name table's offset points far past the file. */
+    path = damaged_copy(names_hdr + 0x18, UINT64_C(0xffffff000));
+    assert_int_equal(fatbin_read_elf_section(path, &data, &len, &err), PS_EPARSE);
+    assert_non_null(strstr(err.msg, "damaged ELF section table"));
+    unlink(path);
+    free(path);
+    /* The section header table itself lies past the end of the file. */
+    path = damaged_copy(0x28, UINT64_C(0x7fffff00));
+    assert_int_equal(fatbin_read_elf_section(path, &data, &len, &err), PS_EPARSE);
+    assert_non_null(strstr(err.msg, "damaged ELF section table"));
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fatbin_elf_damaged),
         cmocka_unit_test(test_fatbin_layout_none),
         cmocka_unit_test(test_fatbin_decode_default_zstd),
         cmocka_unit_test(test_fatbin_decode_speed_lz4),
@@ -602,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_fatbin_identifier),
         cmocka_unit_test(test_fatbin_pick_ptx),
         cmocka_unit_test(test_fatbin_wrapper),
+        cmocka_unit_test(test_fatbin_wrapper_bounded),
         cmocka_unit_test(test_fatbin_corrupt_headers),
         cmocka_unit_test(test_fatbin_corrupt_payloads),
         cmocka_unit_test(test_fatbin_fuzz_fixtures),

@@ -61,6 +61,7 @@ static void fx_open(struct fx *f, uint64_t budget, uint32_t local_per_thread)
     memset(f, 0, sizeof(*f));
     ptxsim_options_default(&o);
     o.insn_budget = budget;
+    o.memcheck = 1; /* exact per-allocation checks: every access past a buffer faults */
     if (local_per_thread)
         o.local_per_thread = local_per_thread;
     assert_int_equal(ptxsim_device_create(&o, &f->d), 0);
