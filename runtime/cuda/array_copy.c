@@ -24,24 +24,12 @@ static cudaError_t array_at(const struct rt_array *r, size_t xb, size_t y, size_
     return cudaSuccess;
 }
 
-/* Locks; checks the sticky fault and the stream (when has_stream). */
-static cudaError_t enter(struct rt_ctx **c, cudaStream_t stream, bool has_stream)
-{
-    cudaError_t e = rt_lock(c);
-
-    if (!e && (*c)->sticky)
-        e = (*c)->sticky;
-    if (!e && has_stream && !rt_stream_valid(*c, stream))
-        e = cudaErrorInvalidResourceHandle;
-    return e;
-}
-
 static cudaError_t to_array(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch,
                             size_t width, size_t height, enum cudaMemcpyKind kind,
                             cudaStream_t stream, bool has_stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, has_stream);
+    cudaError_t e = rt_copy_enter(&c, stream, has_stream);
     struct rt_array *r = e ? NULL : rt_array_find(c, dst);
     char *at = NULL;
 
@@ -59,7 +47,7 @@ static cudaError_t from_array(void *dst, size_t dpitch, cudaArray_const_t src, s
                               cudaStream_t stream, bool has_stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, has_stream);
+    cudaError_t e = rt_copy_enter(&c, stream, has_stream);
     struct rt_array *r = e ? NULL : rt_array_find(c, src);
     char *at = NULL;
 
@@ -111,7 +99,7 @@ RT_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOf
                                      const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
     struct rt_array *r = e ? NULL : rt_array_find(c, dst);
     char *at = NULL;
 
@@ -133,7 +121,7 @@ RT_API cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_
                                           cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     rt_unlock(c, e);
     return e ? e : cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
@@ -144,7 +132,7 @@ RT_API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t 
                                        size_t hOffset, size_t count, enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
     struct rt_array *r = e ? NULL : rt_array_find(c, src);
     char *at = NULL;
 
@@ -166,7 +154,7 @@ RT_API cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, si
                                             cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     rt_unlock(c, e);
     return e ? e : cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
@@ -179,7 +167,7 @@ RT_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, 
                                             enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
     struct rt_array *d = e ? NULL : rt_array_find(c, dst), *s = e ? NULL : rt_array_find(c, src);
     char *da = NULL, *sa = NULL;
 
@@ -224,7 +212,7 @@ static cudaError_t side_3d(struct rt_ctx *c, cudaArray_t arr, struct cudaPos pos
 static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, bool has_stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, has_stream);
+    cudaError_t e = rt_copy_enter(&c, stream, has_stream);
     struct rt_array *sa = NULL, *da = NULL;
     size_t elem = 1, sp = 0, ss = 0, dp = 0, ds = 0;
     char *s = NULL, *d = NULL;

@@ -65,8 +65,8 @@ static cudaError_t copy(struct rt_ctx *c, void *dst, const void *src, size_t n, 
     return cudaSuccess;
 }
 
-cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
-                       size_t spitch, size_t width, size_t height, int kind)
+cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src, size_t spitch,
+                       size_t width, size_t height, int kind)
 {
     cudaError_t e = cudaSuccess;
 
@@ -101,8 +101,7 @@ static cudaError_t set_2d(struct rt_ctx *c, char *p, size_t pitch, int value, si
     return e;
 }
 
-/* Locks, checks the sticky fault and (when given) the stream: the prologue of every call here. */
-static cudaError_t enter(struct rt_ctx **c, cudaStream_t stream, bool has_stream)
+cudaError_t rt_copy_enter(struct rt_ctx **c, cudaStream_t stream, bool has_stream)
 {
     cudaError_t e = rt_lock(c);
 
@@ -116,7 +115,7 @@ static cudaError_t enter(struct rt_ctx **c, cudaStream_t stream, bool has_stream
 RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e)
         e = copy(c, dst, src, count, kind);
@@ -128,7 +127,7 @@ RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e)
         e = copy(c, dst, src, count, kind);
@@ -140,7 +139,7 @@ RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
                                 size_t width, size_t height, enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e)
         e = rt_copy_2d(c, dst, dpitch, src, spitch, width, height, kind);
@@ -153,7 +152,7 @@ RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
                                      cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e)
         e = rt_copy_2d(c, dst, dpitch, src, spitch, width, height, kind);
@@ -165,7 +164,7 @@ RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int
                                   size_t count)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e && (dstDevice || srcDevice))
         e = cudaErrorInvalidDevice;
@@ -178,7 +177,7 @@ RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src
                                        size_t count, cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e && (dstDevice || srcDevice))
         e = cudaErrorInvalidDevice;
@@ -190,7 +189,7 @@ RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src
 RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e)
         e = set(c, devPtr, value, count);
@@ -201,7 +200,7 @@ RT_ALIAS(cudaMemset, cudaMemset_ptds);
 RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e)
         e = set(c, devPtr, value, count);
@@ -209,11 +208,10 @@ RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaSt
 }
 RT_ALIAS(cudaMemsetAsync, cudaMemsetAsync_ptsz);
 
-RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
-                                size_t height)
+RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e)
         e = set_2d(c, devPtr, pitch, value, width, height);
@@ -225,7 +223,7 @@ RT_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size
                                      size_t height, cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e)
         e = set_2d(c, devPtr, pitch, value, width, height);
@@ -254,7 +252,7 @@ static cudaError_t symbol(struct rt_ctx *c, const void *sym, uint64_t *addr, siz
         if (e)
             return e;
         return ptxsim_module_symbol(v->fb->mod, v->name, addr, size) ? cudaErrorInvalidSymbol
-                                                                      : cudaSuccess;
+                                                                     : cudaSuccess;
     }
     return cudaErrorInvalidSymbol;
 }
@@ -299,7 +297,7 @@ RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_
                                       size_t offset, enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e)
         e = to_symbol(c, symbol, src, count, offset, kind);
@@ -307,11 +305,11 @@ RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_
 }
 RT_ALIAS(cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds);
 
-RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
-                                        size_t offset, enum cudaMemcpyKind kind)
+RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                        enum cudaMemcpyKind kind)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
 
     if (!e)
         e = from_symbol(c, dst, symbol, count, offset, kind);
@@ -324,7 +322,7 @@ RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, 
                                            cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e)
         e = to_symbol(c, symbol, src, count, offset, kind);
@@ -337,7 +335,7 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size
                                              cudaStream_t stream)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, stream, true);
+    cudaError_t e = rt_copy_enter(&c, stream, true);
 
     if (!e)
         e = from_symbol(c, dst, symbol, count, offset, kind);
@@ -348,7 +346,7 @@ RT_ALIAS(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz);
 RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
     uint64_t addr;
     size_t size;
 
@@ -364,7 +362,7 @@ RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym)
 RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 {
     struct rt_ctx *c;
-    cudaError_t e = enter(&c, 0, false);
+    cudaError_t e = rt_copy_enter(&c, 0, false);
     uint64_t addr;
 
     if (!e && !size)

@@ -209,6 +209,11 @@ void rt_set_last(cudaError_t e);
 cudaError_t rt_device_recreate(struct rt_ctx *c);
 /* Prints "ptxsim: NAME is not supported" once per name. */
 void rt_warn_unsupported(struct rt_ctx *c, const char *name);
+/*
+ * The prologue of every copy call (copy.c, array_copy.c): locks, then checks the sticky
+ * fault and, when has_stream, the stream. Unlock with rt_unlock whatever it returns.
+ */
+cudaError_t rt_copy_enter(struct rt_ctx **c, cudaStream_t stream, bool has_stream);
 /* A 2D copy of height rows of width bytes (cudaMemcpy2D's rules; copy.c). */
 cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
                        size_t spitch, size_t width, size_t height, int kind);
