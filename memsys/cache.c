@@ -35,59 +35,6 @@
 #define CACHEOP_CG 2
 #define CACHEOP_CS 3
 
-static void rq_free(struct rq *q)
-{
-    free(q->buf);
-    q->buf = NULL;
-    q->head = q->n = q->cap = 0;
-}
-
-/* Room for n more entries; false only when the allocation fails. */
-static bool rq_reserve(struct rq *q, uint32_t n)
-{
-    uint32_t cap = q->cap ? q->cap : 8;
-    struct mem_req *b;
-
-    if (q->n + n <= q->cap)
-        return true;
-    while (cap < q->n + n)
-        cap *= 2;
-    b = malloc(sizeof(*b) * cap);
-    if (!b)
-        return false;
-    for (uint32_t i = 0; i < q->n; i++)
-        b[i] = q->buf[(q->head + i) % q->cap];
-    free(q->buf);
-    q->buf = b;
-    q->cap = cap;
-    q->head = 0;
-    return true;
-}
-
-/*
- * Appends r. Paths that may fail reserve room first; paths that may not
- * (fills, invalidate) push past the nominal capacity, and a failed growth
- * there drops the request: only out of host memory.
- */
-static void rq_push(struct rq *q, const struct mem_req *r)
-{
-    if (!rq_reserve(q, 1))
-        return;
-    q->buf[(q->head + q->n) % q->cap] = *r;
-    q->n++;
-}
-
-static bool rq_pop(struct rq *q, struct mem_req *out)
-{
-    if (q->n == 0)
-        return false;
-    if (out)
-        *out = q->buf[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->n--;
-    return true;
-}
-
 static enum mem_cache_result resfail(struct mem_cache *c, uint64_t *reason)
 {
     (*reason)++;
@@ -98,7 +45,7 @@ static enum mem_cache_result resfail(struct mem_cache *c, uint64_t *reason)
 /* n more miss-queue entries fit under the configured size (and can be stored). */
 static bool mq_room(struct mem_cache *c, uint32_t n)
 {
-    return c->missq.n + n <= c->g.miss_queue && rq_reserve(&c->missq, n);
+    return c->missq.n + n <= c->g.miss_queue && ps_ring_reserve(&c->missq, n);
 }
 
 /* Sectors of the request's 128-byte line it touches (bit 0 only in a normal cache). */
@@ -193,7 +140,7 @@ static enum mem_cache_result send_read(struct mem_cache *c, const struct mem_req
      */
     if (bypass && c->l1 && (f.sector_mask & 0xf))
         f.bytes = MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(f.sector_mask & 0xf);
-    rq_push(&c->missq, &f);
+    mem_cache_push_down(c, &f);
     if (bypass)
         c->st.bypassed++;
     return MEM_SENT;
@@ -203,7 +150,7 @@ static enum mem_cache_result send_write(struct mem_cache *c, const struct mem_re
 {
     if (!mq_room(c, 1))
         return resfail(c, &c->st.resfail_missq);
-    rq_push(&c->missq, r);
+    mem_cache_push_down(c, r);
     return MEM_SENT;
 }
 
@@ -222,7 +169,7 @@ static void fetch(struct mem_cache *c, const struct mem_req *r, uint32_t mi, uin
     f.bytes = c->sectored ? MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(mask) : c->g.line_bytes;
     f.sector_mask = c->sectored ? mask : mem_cache_span_mask(f.addr, c->g.line_bytes);
     f.uid = mem_cache_tok_new(c, TOK_FETCH, mi, mask, NULL);
-    rq_push(&c->missq, &f);
+    mem_cache_push_down(c, &f);
 }
 
 static void add_waiter(struct mem_cache *c, uint32_t mi, const struct mem_req *r, uint8_t need,
@@ -469,7 +416,7 @@ static enum mem_cache_result write_hit(struct mem_cache *c, const struct mem_req
         mem_cache_evict(c, p->idx, p->set, now);
     else
         touch(c, r, p, now);
-    rq_push(&c->missq, r);
+    mem_cache_push_down(c, r);
     return MEM_HIT;
 }
 
@@ -507,7 +454,7 @@ static enum mem_cache_result write_lazy(struct mem_cache *c, const struct mem_re
             mem_cache_mshr_link(c, mi, victim);
     }
     if (!dirty)
-        rq_push(&c->missq, r);
+        mem_cache_push_down(c, r);
     return MEM_MISS;
 }
 
@@ -523,7 +470,7 @@ static enum mem_cache_result write_fetch(struct mem_cache *c, const struct mem_r
     enum mem_cache_result res = want(c, r, p, &wa, now);
 
     if (res != MEM_RESFAIL && wp != 'B')
-        rq_push(&c->missq, r);
+        mem_cache_push_down(c, r);
     return res;
 }
 
@@ -599,27 +546,17 @@ enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req
 
 const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c)
 {
-    return c->missq.n ? &c->missq.buf[c->missq.head] : NULL;
+    return ps_ring_head(&c->missq);
 }
 
 bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out)
 {
-    return rq_pop(&c->missq, out);
+    return ps_ring_pop(&c->missq, out);
 }
 
 bool mem_cache_pop_ready(struct mem_cache *c, struct mem_req *out)
 {
-    return rq_pop(&c->ready, out);
-}
-
-void mem_cache_push_ready(struct mem_cache *c, const struct mem_req *r)
-{
-    rq_push(&c->ready, r);
-}
-
-void mem_cache_push_down(struct mem_cache *c, const struct mem_req *r)
-{
-    rq_push(&c->missq, r);
+    return ps_ring_pop(&c->ready, out);
 }
 
 bool mem_cache_busy(const struct mem_cache *c)
@@ -635,10 +572,4 @@ const struct mem_cache_stats *mem_cache_get_stats(const struct mem_cache *c)
 const struct mem_cache_geom *mem_cache_get_geom(const struct mem_cache *c)
 {
     return &c->g;
-}
-
-void mem_cache_free_queues(struct mem_cache *c)
-{
-    rq_free(&c->missq);
-    rq_free(&c->ready);
 }

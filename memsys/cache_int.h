@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/ring.h"
 #include "memsys/cache.h"
 
 #define NONE UINT32_MAX
@@ -56,12 +57,6 @@ struct token {
     struct mem_req orig; /* TOK_SENT: the request as it arrived */
 };
 
-/* A FIFO of requests that grows on demand. */
-struct rq {
-    struct mem_req *buf;
-    uint32_t head, n, cap;
-};
-
 struct probe {
     uint64_t line;
     uint32_t set;
@@ -94,7 +89,7 @@ struct mem_cache {
     struct token *toks;
     uint32_t ntoks, tfree, ntok_live;
     uint64_t wb_seq;
-    struct rq missq, ready;
+    struct ps_ring missq, ready; /* of struct mem_req, grown on demand */
     struct mem_cache_stats st;
     /* Optional: the address the set index is taken from (L2 slices: the partition address). */
     uint64_t (*index_addr)(const void *ctx, uint64_t addr);
@@ -108,7 +103,8 @@ struct mem_cache {
 
 static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)
 {
-    return mem_cache_geom_set_index(&c->g, c->index_addr ? c->index_addr(c->index_ctx, addr) : addr);
+    return mem_cache_geom_set_index(&c->g,
+                                    c->index_addr ? c->index_addr(c->index_ctx, addr) : addr);
 }
 
 /* Sectors of addr's 128-byte line that [addr, addr + bytes) touches, clipped to that line. */
@@ -127,8 +123,27 @@ void mem_cache_evict(struct mem_cache *c, uint32_t idx, uint32_t set, uint64_t n
 void mem_cache_install(struct mem_cache *c, uint32_t idx, uint64_t line, const struct mem_req *r,
                        uint64_t now);
 
-void mem_cache_push_ready(struct mem_cache *c, const struct mem_req *r);
-void mem_cache_push_down(struct mem_cache *c, const struct mem_req *r);
-void mem_cache_free_queues(struct mem_cache *c);
+/*
+ * Appends r to a queue. Paths that may fail reserve room first; paths that
+ * may not (fills, invalidate) push past the nominal capacity, and a failed
+ * growth there drops the request: only out of host memory.
+ */
+static inline void mem_cache_rq_push(struct ps_ring *q, const struct mem_req *r)
+{
+    if (ps_ring_reserve(q, 1))
+        ps_ring_push(q, r);
+}
+
+/* Answers to the SM or the next level up (pop_ready). */
+static inline void mem_cache_push_ready(struct mem_cache *c, const struct mem_req *r)
+{
+    mem_cache_rq_push(&c->ready, r);
+}
+
+/* Requests for the next level down (pop_miss). */
+static inline void mem_cache_push_down(struct mem_cache *c, const struct mem_req *r)
+{
+    mem_cache_rq_push(&c->missq, r);
+}
 
 #endif

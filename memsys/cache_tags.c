@@ -490,6 +490,8 @@ struct mem_cache *mem_cache_create_linked(const struct mem_cache_geom *g, const 
     c->l1 = sm != UINT32_MAX;
     c->sectored = g->kind == 'S';
     c->line_shift = (uint32_t)__builtin_ctz(g->line_bytes);
+    ps_ring_init(&c->missq, sizeof(struct mem_req), 0);
+    ps_ring_init(&c->ready, sizeof(struct mem_req), 0);
     if (alloc_arrays(c))
         goto out_nomem;
     if (init_policy(c, pol, pol_args, link, err))
@@ -508,7 +510,8 @@ void mem_cache_destroy(struct mem_cache *c)
         return;
     if (c->pol && c->pol->destroy && c->pol_st)
         c->pol->destroy(c->pol_st);
-    mem_cache_free_queues(c);
+    ps_ring_fini(&c->missq);
+    ps_ring_fini(&c->ready);
     free(c->lines);
     free(c->views);
     free(c->mshrs);

@@ -218,7 +218,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     }
     if (q.type == MEM_READ && mem_fifo_full(&s->replies))
         return;
-    if (s->replies.cap - s->replies.n < mem_req_ack_count(&q))
+    if (s->replies.q.cap - s->replies.q.n < mem_req_ack_count(&q))
         return;
     res = mem_cache_access(s->l2, &q, ms->l2_now);
     if (res == MEM_RESFAIL)
@@ -246,7 +246,7 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
     struct mem_req r;
 
     /* Replies leave first so their queue has room for this cycle's hits. */
-    while (s->replies.n) {
+    while (s->replies.q.n) {
         struct mem_req *q = mem_fifo_head(&s->replies, UINT64_MAX);
         uint32_t bytes;
 
@@ -332,11 +332,11 @@ bool mem_system_busy(const struct mem_system *ms)
     for (uint32_t i = 0; i < ms->nparts; i++) {
         const struct subpart *s = &ms->sp[i];
 
-        if (s->rop.n || s->to_dram.n || s->replies.n || mem_cache_busy(s->l2))
+        if (s->rop.q.n || s->to_dram.q.n || s->replies.q.n || mem_cache_busy(s->l2))
             return true;
     }
     for (uint32_t c = 0; c < ms->p.nmem; c++)
-        if (ms->ch[c].ret.n || ms->ch[c].lat.n || mem_dram_busy(ms->ch[c].d))
+        if (ms->ch[c].ret.q.n || ms->ch[c].lat.q.n || mem_dram_busy(ms->ch[c].d))
             return true;
     return false;
 }

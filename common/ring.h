@@ -1,0 +1,65 @@
+/*
+ * The one ring buffer of the simulator: a FIFO of fixed-size elements used
+ * by every queue between pipeline stages (memory-system queues, the cache's
+ * miss and ready queues, the LD/ST unit's queues, the L1D front queues).
+ * A ring made with a capacity is bounded and the caller checks
+ * ps_ring_full; a ring that must not refuse (a cache's ready queue) grows
+ * with ps_ring_reserve, keeping its order.
+ */
+#ifndef PTXSIM_COMMON_RING_H
+#define PTXSIM_COMMON_RING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct ps_ring {
+    unsigned char *buf;
+    size_t esize;
+    uint32_t cap, head, n;
+};
+
+/* An empty ring of elements of esize bytes with room for cap (0: none until reserved). */
+int ps_ring_init(struct ps_ring *r, size_t esize, uint32_t cap);
+void ps_ring_fini(struct ps_ring *r);
+/* Room for n more elements, growing (doubling, from 8) if needed; false only out of memory. */
+bool ps_ring_reserve(struct ps_ring *r, uint32_t n);
+
+static inline bool ps_ring_full(const struct ps_ring *r)
+{
+    return r->n == r->cap;
+}
+
+/* The element i places behind the head (i < n). */
+static inline void *ps_ring_at(const struct ps_ring *r, uint32_t i)
+{
+    return r->buf + (size_t)((r->head + i) % r->cap) * r->esize;
+}
+
+/* The head element, or NULL when the ring is empty. */
+static inline void *ps_ring_head(const struct ps_ring *r)
+{
+    return r->n ? r->buf + (size_t)r->head * r->esize : NULL;
+}
+
+/* Appends a copy of e; the caller has checked for room (ps_ring_full or ps_ring_reserve). */
+static inline void ps_ring_push(struct ps_ring *r, const void *e)
+{
+    memcpy(ps_ring_at(r, r->n), e, r->esize);
+    r->n++;
+}
+
+/* Removes the head, copying it to out (if not NULL); false when empty. */
+static inline bool ps_ring_pop(struct ps_ring *r, void *out)
+{
+    if (!r->n)
+        return false;
+    if (out)
+        memcpy(out, r->buf + (size_t)r->head * r->esize, r->esize);
+    r->head = (r->head + 1) % r->cap;
+    r->n--;
+    return true;
+}
+
+#endif
