@@ -93,6 +93,7 @@ static void record_global(struct xctx *x, unsigned size, bool store, const uint6
     x->info->space = ISA_SPACE_GLOBAL;
     x->info->size = (uint8_t)size;
     x->info->is_store = store;
+    memset(x->info->lane_space, ISA_SPACE_GLOBAL, sizeof(x->info->lane_space));
     memcpy(x->info->addr, addr, sizeof(x->info->addr));
 }
 

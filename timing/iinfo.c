@@ -15,20 +15,26 @@ static enum lat_class lat_class_of(enum isa_op op)
 {
     switch (op) {
     case ISA_OP_MIN:
-    case ISA_OP_MAX: return LC_MAX;
+    case ISA_OP_MAX:
+        return LC_MAX;
     case ISA_OP_MUL:
-    case ISA_OP_MUL24: return LC_MUL;
+    case ISA_OP_MUL24:
+        return LC_MUL;
     case ISA_OP_MAD:
     case ISA_OP_MAD24:
     case ISA_OP_MADC:
     case ISA_OP_FMA:
     case ISA_OP_SAD:
     case ISA_OP_DP4A:
-    case ISA_OP_DP2A: return LC_MAD;
+    case ISA_OP_DP2A:
+        return LC_MAD;
     case ISA_OP_DIV:
-    case ISA_OP_REM: return LC_DIV;
-    case ISA_OP_SHFL: return LC_SHFL;
-    default: return LC_ADD;
+    case ISA_OP_REM:
+        return LC_DIV;
+    case ISA_OP_SHFL:
+        return LC_SHFL;
+    default:
+        return LC_ADD;
     }
 }
 
@@ -65,7 +71,8 @@ static void operand_regs(const struct isa_func *f, const struct isa_operand *o, 
         for (uint32_t i = 0; i < o->n; i++)
             operand_regs(f, &f->ops[o->a + i], dst, ii);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 

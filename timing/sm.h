@@ -20,27 +20,7 @@
 #include "policies/warp_sched.h"
 #include "timing/iinfo.h"
 #include "timing/params.h"
-
-#define TM_LAT_BUCKETS 20
-
-/* Cumulative per-SM counters (all uint64_t so snapshots subtract field by field). */
-struct tm_sm_counters {
-    uint64_t cycles;        /* core cycles the SM was clocked during kernels */
-    uint64_t busy_cycles;   /* cycles with at least one resident CTA */
-    uint64_t n_act, n_inact, c_idle, c_mem, c_stall;
-    /* CAWA accuracy: samples of finished CTAs' critical warps, and those predicting them slow */
-    uint64_t crit_samples, crit_slow;
-    uint64_t issued;        /* warp instructions issued */
-    uint64_t sched_cycles, sched_issue, sched_empty; /* scheduler-cycles: all, issued, no warp */
-    uint64_t st_sync, st_fetch, st_ctrl, st_data, st_dmiss, st_mshr, st_struct, st_exec;
-    uint64_t warps_resident; /* sum over cycles of resident warps (achieved occupancy) */
-    uint64_t ctas_done;
-    uint64_t shmem_accesses, shmem_cycles;
-    uint64_t reg_bank_conflicts;
-    uint64_t gmem_insts, gmem_reqs, const_reqs, ifetch_reqs;
-    uint64_t lat_sum, lat_n, lat_max; /* memory latency of L1 misses, core cycles */
-    uint64_t lat_hist[TM_LAT_BUCKETS]; /* bucket i: latency in [2^i, 2^(i+1)) */
-};
+#include "timing/sm_counters.h"
 
 struct tm_sm;
 
@@ -54,8 +34,8 @@ struct tm_sm_env {
     uint32_t nsm;
     const struct pol_cta_sched_ops *cs; /* for run_limit (CTA pausing) */
     void *cs_st;
-    void *l1d_shared; /* the L1D policy's GPU-wide state, or NULL */
-    FILE *l1d_trace;  /* -ptxsim_l1d_trace (timing/l1d_trace.h), or NULL */
+    void *l1d_shared;   /* the L1D policy's GPU-wide state, or NULL */
+    FILE *l1d_trace;    /* -ptxsim_l1d_trace (timing/l1d_trace.h), or NULL */
     FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
 };
 

@@ -1,0 +1,108 @@
+/*
+ * Private to the SM core (timing/sm.c: residency, the cycle function;
+ * timing/sm_issue.c: the warp schedulers' issue stage; timing/sm_warps.c:
+ * warp retirement and the units' hooks; timing/sm_policy.c: what the SM
+ * shows the policies). The units it is made of have their own headers:
+ * timing/scoreboard.h, timing/fetch.h, timing/ldst.h.
+ */
+#ifndef PTXSIM_TIMING_SM_INT_H
+#define PTXSIM_TIMING_SM_INT_H
+
+#include "timing/fetch.h"
+#include "timing/ldst.h"
+#include "timing/scoreboard.h"
+#include "timing/sm.h"
+
+struct hwarp {
+    struct isa_warp *w; /* NULL: free slot */
+    struct cta *cta;
+    uint64_t age;
+    uint64_t born; /* cycle it entered the slot: older L1D lines are its predecessors' */
+    struct tm_ibuf ib;
+    bool exited;
+    uint32_t loads;  /* load instructions in flight */
+    uint32_t stores; /* store acknowledgements still to come back from the L2 */
+    struct tm_scoreboard sb;
+    uint64_t insts, last_issue;
+    uint32_t crit_samples, crit_slow; /* accuracy samples taken, those that called it slow */
+    /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
+    const struct tm_iinfo *nx_ii;
+    uint32_t nx_fidx, nx_pc;
+};
+
+struct cta {
+    struct isa_cta c;
+    bool used;
+    bool paused; /* the CTA policy's run limit holds it back */
+    uint32_t warps_left, regs;
+    uint64_t seq; /* assignment order on this SM */
+};
+
+struct tm_sm {
+    struct tm_sm_env env;
+    const struct tm_params *prm;
+    uint32_t id;
+    struct isa_launch *L;
+    struct tm_itable *it;
+    struct hwarp *wp;
+    uint32_t nwarps_res;
+    struct cta *ctas;
+    uint32_t nctas, regs_used, shared_used;
+    uint64_t cta_seq;
+    bool any_paused;
+    void **sched;
+    uint32_t *sorder; /* per scheduler: its occupied warp slots, oldest first */
+    uint32_t *nsorder;
+    struct pol_warp_view *views;
+    uint32_t *order;
+    uint32_t nviews_per_sched;
+    uint64_t unit_free[TM_UNIT_COUNT][8];
+    uint32_t nunits[TM_UNIT_COUNT];
+    struct mem_cache *l1d, *l1i, *l1c, *l1t; /* l1t: the texture cache (tex, tld4) */
+    struct tm_ldst *ldst;
+    uint64_t crit_next; /* next criticality-accuracy sample */
+    uint32_t fetch_rr;
+    uint64_t now;
+    struct tm_sm_counters k;
+    /*
+     * Skipping dead cycles: after two cycles in a row without an issue the SM
+     * sleeps until the earliest cycle anything can change (a result becomes
+     * readable, a pipe frees, a hit returns) or a reply arrives; each skipped
+     * cycle adds the counters of the last simulated one, which it would have
+     * repeated exactly.
+     */
+    uint64_t sleep_until;
+    bool quiet; /* the last simulated cycle issued nothing */
+    struct tm_sm_counters before, delta;
+    struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
+};
+
+/* sm_warps.c: warp events, retirement, and the hooks the LD/ST unit calls. */
+void tm_sm_event(struct tm_sm *s, enum pol_warp_event e, uint32_t slot);
+void tm_sm_warp_free(struct tm_sm *s, uint32_t slot);
+extern const struct tm_ldst_hooks tm_sm_ldst_hooks; /* ctx: the SM */
+/* The register window of w's current frame in its scoreboard. */
+static inline size_t tm_sm_reg_base(const struct isa_warp *w)
+{
+    return w->fr[w->nfr - 1].reg_base / ISA_WARP_SIZE;
+}
+/* The warp's next instruction (cached per pc), or NULL past its function's end. */
+const struct tm_iinfo *tm_sm_next_instr(struct tm_sm *s, struct hwarp *h, uint32_t *fidx,
+                                        uint32_t *pc);
+
+/* sm_issue.c: one warp scheduler's cycle. */
+struct tm_cycle_sum {
+    bool issued, structural, mem_wait;
+};
+int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum);
+
+/* sm_policy.c: what the SM shows and tells the policies. */
+void tm_sm_policy_link(struct tm_sm *s, struct pol_l1d_link *link);
+void tm_sm_policy_attach(struct tm_sm *s);
+void tm_sm_update_paused(struct tm_sm *s);
+void tm_sm_paused_last(struct tm_sm *s, uint32_t n);
+bool tm_sm_samples_due(const struct tm_sm *s, uint64_t now);
+void tm_sm_sample(struct tm_sm *s, uint64_t now);
+uint64_t tm_sm_sample_wake(const struct tm_sm *s, uint64_t now, uint64_t wake);
+
+#endif

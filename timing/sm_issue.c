@@ -1,0 +1,288 @@
+/*
+ * The SM's issue stage: each warp scheduler shows its policy a view of its
+ * warps, takes the policy's order, and issues the first warp whose next
+ * instruction can go (I-buffer, scoreboard, LD/ST unit or pipe, and the
+ * policy's may_issue). The instruction executes functionally at issue; the
+ * scoreboard and the LD/ST unit model when its results become visible.
+ * Every warp it looks at and cannot issue counts one stall cycle, of the
+ * first reason in the dissertation's fixed order.
+ */
+#include <inttypes.h>
+
+#include "isa/opcode.h"
+#include "timing/line_stats.h"
+#include "timing/sm_int.h"
+
+enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
+
+struct cand {
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    int unit_idx;
+};
+
+static int free_unit(const struct tm_sm *s, uint32_t unit)
+{
+    for (uint32_t i = 0; i < s->nunits[unit]; i++)
+        if (s->unit_free[unit][i] <= s->now)
+            return (int)i;
+    return -1;
+}
+
+static enum why sb_why(enum tm_sb_wait w)
+{
+    return w == TM_SB_DATA ? W_DATA : w == TM_SB_DMISS ? W_DMISS : W_NONE;
+}
+
+/* Why warp h cannot issue now (W_EXEC: it can), in the dissertation's fixed order. */
+static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struct cand *c)
+{
+    enum tm_sb_wait wait;
+
+    if (h->w->state != ISA_WARP_READY)
+        return W_SYNC;
+    if (!h->ib.n || h->ib.fetching || h->ib.ready > s->now)
+        return h->ib.ctrl ? W_CTRL : W_FETCH;
+    if (tm_sb_cached(&h->sb, s->now, &wait))
+        return sb_why(wait);
+    c->ii = tm_sm_next_instr(s, h, &c->fidx, &c->pc);
+    if (!c->ii || c->fidx != h->ib.fidx || c->pc != h->ib.pc) {
+        /* The warp moved without issuing (a barrier released it past the bar): refetch. */
+        h->ib.n = 0;
+        return W_FETCH;
+    }
+    wait = tm_sb_check(&h->sb, tm_sm_reg_base(h->w), c->ii, s->now);
+    if (wait != TM_SB_READY)
+        return sb_why(wait);
+    if (c->ii->is_mem && !tm_ldst_accepts(s->ldst, (uint32_t)(h - s->wp), s->now))
+        return ldst_fail ? W_MSHR : W_STRUCT;
+    c->unit_idx = free_unit(s, c->ii->unit);
+    if (c->unit_idx < 0)
+        return W_STRUCT;
+    return W_EXEC;
+}
+
+/* The warp's next instruction needs a register that an outstanding load will fill. */
+static bool long_wait(struct tm_sm *s, struct hwarp *h)
+{
+    uint32_t fidx, pc;
+    int cached;
+
+    if (!h->loads)
+        return false;
+    if ((cached = tm_sb_cached_load_wait(&h->sb)) >= 0)
+        return cached;
+    return tm_sb_waits_on_load(&h->sb, tm_sm_reg_base(h->w), tm_sm_next_instr(s, h, &fidx, &pc));
+}
+
+static uint32_t bank_extra(struct tm_sm *s, const struct tm_iinfo *ii, uint32_t slot)
+{
+    uint8_t cnt[64] = {0};
+    uint32_t nb = s->prm->reg_banks, worst = 1;
+
+    if (nb < 2 || ii->nsrc < 2)
+        return 0;
+    if (nb > 64)
+        nb = 64;
+    for (uint32_t i = 0; i < ii->nsrc; i++) {
+        uint32_t b = (ii->src[i] + (s->prm->bank_use_warp_id ? slot : 0)) % nb;
+
+        if (++cnt[b] > worst)
+            worst = cnt[b];
+    }
+    s->k.reg_bank_conflicts += worst - 1;
+    return worst - 1;
+}
+
+/* A memory instruction that executed with `info` goes to the LD/ST unit. */
+static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_info *info,
+                          const struct tm_iinfo *ii, size_t base)
+{
+    struct hwarp *h = &s->wp[slot];
+    struct tm_ldst_warp lw = {slot, (uint32_t)(h->cta - s->ctas), h->w->id};
+    struct tm_ldst_issued is = tm_ldst_issue(s->ldst, &lw, info, ii, s->now);
+
+    h->stores += is.stores;
+    if (is.rec != TM_NO_REC) {
+        for (uint32_t i = 0; i < ii->ndst; i++)
+            tm_ldst_rec_dst(s->ldst, is.rec, (uint32_t)(base + ii->dst[i]));
+        h->loads++;
+        tm_sm_event(s, POL_WARP_LOAD_ISSUED, slot);
+    }
+    return is.ready;
+}
+
+/* A warp that executed its exit: it retires once its loads and stores are answered. */
+static void warp_exited(struct tm_sm *s, uint32_t slot)
+{
+    struct hwarp *h = &s->wp[slot];
+
+    h->exited = true;
+    if (s->env.warp_profile)
+        fprintf(s->env.warp_profile,
+                "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+                s->L->gridid, h->cta->c.linear, h->w->id, s->id, h->born, s->now);
+    if (!h->loads && !h->stores)
+        tm_sm_warp_free(s, slot);
+}
+
+static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
+{
+    struct hwarp *h = &s->wp[slot];
+    struct isa_warp *w = h->w;
+    const struct tm_iinfo *ii = c->ii;
+    struct isa_step_info info;
+    size_t base = tm_sm_reg_base(w);
+    uint32_t extra = bank_extra(s, ii, slot);
+    uint64_t ready;
+    int rc;
+
+    info.space = 0;
+    tm_sb_forget(&h->sb);
+    rc = isa_warp_step(w, &info);
+    if (rc)
+        return rc;
+    if (tm_sb_grow(&h->sb, w->regs_cap / ISA_WARP_SIZE + 1))
+        return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
+    s->k.issued++;
+    if (s->lines)
+        tm_lines_exec(s->lines, c->fidx, c->pc);
+    h->insts++;
+    h->last_issue = s->now;
+    if (ii->is_mem) {
+        ready = issue_mem(s, slot, &info, ii, base);
+    } else {
+        /* operand collection before the pipe, write-back after it */
+        s->unit_free[ii->unit][c->unit_idx] = s->now + ii->ii;
+        ready = s->now + s->prm->oc_latency + s->prm->wb_latency + ii->lat + extra;
+    }
+    for (uint32_t i = 0; i < ii->ndst; i++)
+        tm_sb_set(&h->sb, base + ii->dst[i], ready);
+    if (w->state == ISA_WARP_BARRIER)
+        tm_sm_event(s, POL_WARP_BARRIER, slot);
+    /* bar.arrive does not wait but may complete a barrier others wait at. */
+    if (ii->is_bar)
+        isa_cta_release_barriers(&h->cta->c);
+    tm_ibuf_advance(&h->ib, w, ii->is_ctrl);
+    if (w->state == ISA_WARP_DONE)
+        warp_exited(s, slot);
+    return 0;
+}
+
+static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, bool ready)
+{
+    struct hwarp *h = &s->wp[slot];
+
+    v->slot = slot;
+    v->valid = h->w && !h->exited;
+    v->ready = ready;
+    v->at_barrier = h->w && h->w->state == ISA_WARP_BARRIER;
+    v->long_wait = h->w && long_wait(s, h);
+    v->age = h->age;
+    v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
+    v->pc = h->w && h->w->sp ? h->w->st[h->w->sp - 1].pc : 0;
+    v->insts = h->insts;
+    v->last_issue = h->last_issue;
+    v->paused = h->cta && h->cta->paused;
+    v->grid = s->L ? s->L->gridid : 0;
+    v->cta_id = h->cta ? (uint32_t)h->cta->c.linear : 0; /* a policy's view: low 32 bits */
+    v->warp_in_cta = h->w ? h->w->id : 0;
+}
+
+static void count_why(struct tm_sm *s, enum why y)
+{
+    uint64_t *k[] = {
+        [W_SYNC] = &s->k.st_sync,     [W_FETCH] = &s->k.st_fetch, [W_CTRL] = &s->k.st_ctrl,
+        [W_DATA] = &s->k.st_data,     [W_DMISS] = &s->k.st_dmiss, [W_MSHR] = &s->k.st_mshr,
+        [W_STRUCT] = &s->k.st_struct, [W_EXEC] = &s->k.st_exec};
+
+    if (y != W_NONE && y < sizeof(k) / sizeof(k[0]))
+        (*k[y])++;
+}
+
+static enum tm_line_stall line_stall(enum why y)
+{
+    static const enum tm_line_stall map[] = {
+        [W_SYNC] = TM_LS_SYNC,        [W_FETCH] = TM_LS_FETCH,       [W_CTRL] = TM_LS_CONTROL,
+        [W_DATA] = TM_LS_DATA,        [W_DMISS] = TM_LS_DCACHE_MISS, [W_MSHR] = TM_LS_MSHR,
+        [W_STRUCT] = TM_LS_STRUCTURAL};
+
+    return y < sizeof(map) / sizeof(map[0]) && y != W_NONE ? map[y] : TM_LS_COUNT;
+}
+
+/* The views of scheduler sid's warps; returns how many (sum->mem_wait: one waits on a load). */
+static uint32_t fill_views(struct tm_sm *s, uint32_t sid, struct tm_cycle_sum *sum)
+{
+    uint32_t nv = 0;
+
+    for (uint32_t k = 0; k < s->nsorder[sid]; k++) {
+        uint32_t slot = s->sorder[sid * s->nviews_per_sched + k];
+        const struct hwarp *h = &s->wp[slot];
+
+        if (!h->w || h->exited)
+            continue;
+        fill_view(s, slot, &s->views[nv],
+                  tm_ibuf_ready(&h->ib, s->now) && h->w->state == ISA_WARP_READY);
+        if (s->views[nv].long_wait)
+            sum->mem_wait = true;
+        nv++;
+    }
+    return nv;
+}
+
+/* The policy's veto: W_STRUCT when may_issue refuses warp v's instruction c. */
+static enum why policy_allows(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
+                              const struct cand *c)
+{
+    const struct isa_instr *in = &s->wp[v->slot].w->cta->L->p->m->funcs[c->fidx]->instrs[c->pc];
+    struct pol_instr_view iv = {c->ii->is_mem, false, 0, c->pc};
+
+    iv.space = in->space;
+    iv.is_load = c->ii->is_mem && (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) &&
+                 in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_PARAM &&
+                 in->space != ISA_SPACE_CONST;
+    return s->env.ws->may_issue(s->sched[sid], v, &iv) ? W_EXEC : W_STRUCT;
+}
+
+int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
+{
+    const struct pol_warp_sched_ops *ws = s->env.ws;
+    uint32_t nv = fill_views(s, sid, sum), n;
+
+    s->k.sched_cycles++;
+    if (!nv) {
+        s->k.sched_empty++;
+        return 0;
+    }
+    n = ws->order(s->sched[sid], s->views, nv, s->order, s->now);
+    if (s->any_paused)
+        tm_sm_paused_last(s, n);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct pol_warp_view *v = &s->views[s->order[k]];
+        struct hwarp *h = &s->wp[v->slot];
+        struct cand c = {0};
+        enum why y;
+        int rc;
+
+        if (!v->valid)
+            continue;
+        y = classify(s, h, ldst_fail, &c);
+        if (y == W_EXEC && ws->may_issue)
+            y = policy_allows(s, sid, v, &c);
+        count_why(s, y);
+        if (s->lines && y != W_EXEC)
+            tm_lines_stall(s->lines, h->w, line_stall(y));
+        if (y == W_STRUCT || y == W_MSHR)
+            sum->structural = true;
+        if (y != W_EXEC)
+            continue;
+        if ((rc = issue(s, v->slot, &c)))
+            return rc;
+        if (ws->on_issue)
+            ws->on_issue(s->sched[sid], v, s->now);
+        s->k.sched_issue++;
+        sum->issued = true;
+        return 0;
+    }
+    return 0;
+}
