@@ -448,8 +448,8 @@ static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const
     p.sm = link->sm;
     p.nsms = link->nsms;
     p.shared = link->shared;
-    p.critical = link->critical;
-    p.critical_ctx = link->critical_ctx;
+    p.warp_query = link->warp_query;
+    p.warp_query_ctx = link->warp_query_ctx;
     p.counters = c->st.pol;
     p.args = args ? args : "";
     c->pol = pol;

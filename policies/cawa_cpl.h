@@ -81,4 +81,18 @@ double cawa_cpl_criticality(const struct cawa_cpl *c, uint32_t slot, uint64_t no
 /* The predictor inside a gcaws scheduler instance (tests and CACP read it; ws_gcaws.c). */
 struct cawa_cpl *pol_ws_gcaws_cpl(void *st);
 
+/*
+ * CAWA's SM-wide monitor (policies/sm_view.h), the companion of a warp
+ * scheduler with a criticality op (gcaws):
+ * - query: a warp is critical when its criticality is above that of half
+ *   the warps of its thread block, whichever of the SM's schedulers holds
+ *   them (the dissertation's "slow warp"; pol_critical_in_group); -1 when
+ *   the scheduler has no predictor. CACP asks it.
+ * - sample / warp_left: the prediction accuracy (dissertation ch. 4):
+ *   every sampling period each resident warp is classified slow or not;
+ *   when a CTA finishes, the samples of its last warp (the truly critical
+ *   one, slowest by execution time) say how often the prediction was right.
+ */
+extern const struct pol_sm_monitor_ops cawa_sm_monitor;
+
 #endif

@@ -18,29 +18,30 @@
 #define POL_L1D_NCOUNTERS 8
 
 /*
- * Is the SM's warp in slot `warp` critical now (CACP)? 1 yes, 0 no, -1 the
- * warp scheduler has no criticality predictor.
+ * A question about the SM's warp in slot `warp` at now that the warp
+ * scheduler's SM monitor answers (policies/sm_view.h; CACP asks whether the
+ * warp is critical): 1 yes, 0 no, -1 the scheduler cannot say.
  */
 typedef int (*pol_l1d_critical_fn)(void *ctx, uint32_t warp, uint64_t now);
 
 /* What the SM (or GPU) gives a policy besides the cache's shape. */
 struct pol_l1d_link {
-    uint32_t sm;   /* owning SM, or UINT32_MAX for shared caches */
-    uint32_t nsms; /* SMs of the GPU (set dueling across SMs) */
-    void *shared;  /* GPU-wide state from ops->shared_create, or NULL */
-    pol_l1d_critical_fn critical; /* NULL outside an SM */
-    void *critical_ctx;
+    uint32_t sm;                    /* owning SM, or UINT32_MAX for shared caches */
+    uint32_t nsms;                  /* SMs of the GPU (set dueling across SMs) */
+    void *shared;                   /* GPU-wide state from ops->shared_create, or NULL */
+    pol_l1d_critical_fn warp_query; /* NULL outside an SM or without a monitor */
+    void *warp_query_ctx;
 };
 
 /* Shape of the cache a policy instance serves. */
 struct pol_l1d_params {
     uint32_t nsets, assoc, line_bytes;
-    uint32_t sm;       /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
-    uint32_t nsms;     /* SMs of the GPU (0 when unknown) */
-    void *shared;      /* GPU-wide state (ops->shared_create), or NULL */
-    const char *args;  /* text after "name:" in the option value, "" if none */
-    pol_l1d_critical_fn critical; /* NULL: no criticality information */
-    void *critical_ctx;
+    uint32_t sm;      /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
+    uint32_t nsms;    /* SMs of the GPU (0 when unknown) */
+    void *shared;     /* GPU-wide state (ops->shared_create), or NULL */
+    const char *args; /* text after "name:" in the option value, "" if none */
+    pol_l1d_critical_fn warp_query; /* NULL: no warp information (pol_l1d_link) */
+    void *warp_query_ctx;
     /*
      * The policy's own statistics: POL_L1D_NCOUNTERS counters that live in
      * the cache's statistics (summed over SMs, per kernel and total, named by
@@ -60,9 +61,9 @@ enum pol_l1d_stall {
 
 /* One line as the policy sees it. */
 struct pol_line_view {
-    uint64_t tag;         /* line address (addr / line_bytes) */
-    bool valid;           /* holds data (some sector valid) */
-    bool reserved;        /* allocated and waiting for its fill: never a victim */
+    uint64_t tag;  /* line address (addr / line_bytes) */
+    bool valid;    /* holds data (some sector valid) */
+    bool reserved; /* allocated and waiting for its fill: never a victim */
     bool dirty;
     uint64_t last_use;    /* cycle of the last hit or the fill */
     uint64_t insert_time; /* cycle of the allocation */

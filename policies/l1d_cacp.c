@@ -11,7 +11,7 @@
  * train the tables up by the hitting warp's criticality, evictions of
  * mispredicted or dead lines train them down. CACP never bypasses.
  *
- * Which warp is critical comes from the SM (params.critical): gCAWS's CPL
+ * Which warp is critical comes from the SM (params.warp_query): gCAWS's CPL
  * with the top-half-of-the-thread-block rule, so CACP wants
  * -gpgpu_scheduler gcaws (CAWA). Under a scheduler without a criticality
  * predictor every hit counts as non-critical (counter no_predictor).
@@ -137,8 +137,8 @@ static void *cacp_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->ccbp_max = (1u << s->cfg.ccbp_bits) - 1;
     s->ship_max = (1u << s->cfg.ship_bits) - 1;
     s->counters = p->counters;
-    s->critical = p->critical;
-    s->critical_ctx = p->critical_ctx;
+    s->critical = p->warp_query;
+    s->critical_ctx = p->warp_query_ctx;
     s->ccbp = malloc((size_t)s->mask + 1);
     s->ship = malloc((size_t)s->mask + 1);
     s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));

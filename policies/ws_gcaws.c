@@ -285,4 +285,5 @@ const struct pol_warp_sched_ops pol_ws_gcaws = {
     .on_issue = gcaws_on_issue,
     .on_event = gcaws_on_event,
     .criticality = gcaws_criticality,
+    .sm_monitor = &cawa_sm_monitor,
 };

@@ -89,6 +89,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         if (!s->sched[i])
             goto fail;
     }
+    if (tm_sm_policy_create(s))
+        goto oom;
     if (make_caches(s, err) || make_ldst(s, err))
         goto fail;
     tm_sm_policy_attach(s);
@@ -105,6 +107,7 @@ void tm_sm_destroy(struct tm_sm *s)
     if (!s)
         return;
     tm_ldst_destroy(s->ldst);
+    tm_sm_policy_destroy(s);
     for (uint32_t i = 0; s->ctas && i < s->prm->max_ctas; i++)
         if (s->ctas[i].used)
             isa_cta_fini(&s->ctas[i].c);
@@ -171,7 +174,7 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
     h->exited = false;
     h->loads = h->stores = 0;
     h->insts = h->last_issue = 0;
-    h->crit_samples = h->crit_slow = 0;
+    s->slot_cta[slot] = (int32_t)(c - s->ctas);
     h->nx_ii = NULL;
     tm_sb_reset(&h->sb);
     if (tm_sb_grow(&h->sb, h->w->regs_cap / ISA_WARP_SIZE + 1))

@@ -11,8 +11,8 @@ struct tm_sm_counters {
     uint64_t cycles;      /* core cycles the SM was clocked during kernels */
     uint64_t busy_cycles; /* cycles with at least one resident CTA */
     uint64_t n_act, n_inact, c_idle, c_mem, c_stall;
-    /* CAWA accuracy: samples of finished CTAs' critical warps, and those predicting them slow */
-    uint64_t crit_samples, crit_slow;
+    /* The warp scheduler's SM monitor (policies/sm_view.h): its samples and hits. */
+    uint64_t mon_samples, mon_hits;
     uint64_t issued;                                 /* warp instructions issued */
     uint64_t sched_cycles, sched_issue, sched_empty; /* scheduler-cycles: all, issued, no warp */
     uint64_t st_sync, st_fetch, st_ctrl, st_data, st_dmiss, st_mshr, st_struct, st_exec;

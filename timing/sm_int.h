@@ -8,6 +8,7 @@
 #ifndef PTXSIM_TIMING_SM_INT_H
 #define PTXSIM_TIMING_SM_INT_H
 
+#include "policies/sm_view.h"
 #include "timing/fetch.h"
 #include "timing/ldst.h"
 #include "timing/scoreboard.h"
@@ -24,7 +25,6 @@ struct hwarp {
     uint32_t stores; /* store acknowledgements still to come back from the L2 */
     struct tm_scoreboard sb;
     uint64_t insts, last_issue;
-    uint32_t crit_samples, crit_slow; /* accuracy samples taken, those that called it slow */
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
@@ -60,7 +60,11 @@ struct tm_sm {
     uint32_t nunits[TM_UNIT_COUNT];
     struct mem_cache *l1d, *l1i, *l1c, *l1t; /* l1t: the texture cache (tex, tld4) */
     struct tm_ldst *ldst;
-    uint64_t crit_next; /* next criticality-accuracy sample */
+    /* What the warp scheduler's SM monitor sees (policies/sm_view.h), and the monitor. */
+    int32_t *slot_cta;
+    struct pol_sm_view view;
+    void *mon;
+    uint64_t sample_next; /* the monitor's next sample */
     uint32_t fetch_rr;
     uint64_t now;
     struct tm_sm_counters k;
@@ -97,8 +101,11 @@ struct tm_cycle_sum {
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum);
 
 /* sm_policy.c: what the SM shows and tells the policies. */
+int tm_sm_policy_create(struct tm_sm *s);
+void tm_sm_policy_destroy(struct tm_sm *s);
 void tm_sm_policy_link(struct tm_sm *s, struct pol_l1d_link *link);
 void tm_sm_policy_attach(struct tm_sm *s);
+void tm_sm_policy_warp_left(struct tm_sm *s, uint32_t slot, bool cta_done);
 void tm_sm_update_paused(struct tm_sm *s);
 void tm_sm_paused_last(struct tm_sm *s, uint32_t n);
 bool tm_sm_samples_due(const struct tm_sm *s, uint64_t now);

@@ -1,13 +1,14 @@
 /*
  * What the SM shows and tells its policies beyond the per-cycle warp views
- * (timing/sm_issue.c): L1D events for the warp scheduler, the criticality
- * of a warp among its CTA's warps for the L1D policy, periodic accuracy
- * samples of that criticality, and the CTA policy's run limit, which pauses
- * the youngest CTAs.
+ * (timing/sm_issue.c): L1D events for the warp scheduler; the view of its
+ * warp slots for the warp scheduler's SM monitor (policies/sm_view.h), which
+ * it samples periodically, tells of warps leaving, and whose question about
+ * warps it hands to the L1D policy; and the CTA policy's run limit, which
+ * pauses the youngest CTAs.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "policies/util.h"
 #include "timing/sm_int.h"
 
 /* L1D traffic goes to the scheduler that owns the warp, for policies that learn from it. */
@@ -27,38 +28,42 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
     s->env.ws->on_mem(s->sched[warp % s->prm->nsched], e, warp, line, now);
 }
 
-/*
- * The L1D policy's question, answered by the warp scheduler's predictor: a
- * warp is critical when its criticality is above that of half the warps of
- * its thread block, whichever of the SM's schedulers holds them. -1 when
- * the scheduler has no predictor.
- */
-static int warp_critical(void *ctx, uint32_t warp, uint64_t now)
+/* The view of the SM the warp scheduler's monitor sees, and the monitor if the policy has one. */
+int tm_sm_policy_create(struct tm_sm *s)
 {
-    struct tm_sm *s = ctx;
-    const struct pol_warp_sched_ops *ws = s->env.ws;
-    const struct cta *cta;
-    double mine, c;
-    uint32_t below = 0, n = 0;
+    const struct pol_sm_monitor_ops *m = s->env.ws->sm_monitor;
 
-    if (!ws->criticality || warp >= s->prm->max_warps || !s->wp[warp].w)
+    s->slot_cta = malloc(s->prm->max_warps * sizeof(*s->slot_cta));
+    if (!s->slot_cta)
         return -1;
-    if (!ws->criticality(s->sched[warp % s->prm->nsched], warp, now, &mine))
+    for (uint32_t i = 0; i < s->prm->max_warps; i++)
+        s->slot_cta[i] = -1;
+    s->view =
+        (struct pol_sm_view){s->prm->max_warps, s->prm->nsched, s->slot_cta, s->env.ws, s->sched};
+    if (m && !(s->mon = m->create(&s->view)))
         return -1;
-    cta = s->wp[warp].cta;
-    for (uint32_t i = 0; i < s->prm->max_warps; i++) {
-        if (!s->wp[i].w || s->wp[i].cta != cta)
-            continue;
-        n++;
-        if (i != warp && ws->criticality(s->sched[i % s->prm->nsched], i, now, &c) && c < mine)
-            below++;
-    }
-    return pol_critical_in_group(below, n);
+    return 0;
 }
 
+void tm_sm_policy_destroy(struct tm_sm *s)
+{
+    if (s->mon)
+        s->env.ws->sm_monitor->destroy(s->mon);
+    s->mon = NULL;
+    free(s->slot_cta);
+}
+
+/* The L1D policy's questions about warps go to the warp scheduler's monitor. */
 void tm_sm_policy_link(struct tm_sm *s, struct pol_l1d_link *link)
 {
-    *link = (struct pol_l1d_link){s->id, s->env.nsm, s->env.l1d_shared, warp_critical, s};
+    *link = (struct pol_l1d_link){s->id, s->env.nsm, s->env.l1d_shared,
+                                  s->mon ? s->env.ws->sm_monitor->query : NULL, s->mon};
+}
+
+void tm_sm_policy_warp_left(struct tm_sm *s, uint32_t slot, bool cta_done)
+{
+    if (s->mon)
+        s->env.ws->sm_monitor->warp_left(s->mon, slot, cta_done, &s->k.mon_samples, &s->k.mon_hits);
 }
 
 void tm_sm_policy_attach(struct tm_sm *s)
@@ -109,31 +114,17 @@ void tm_sm_paused_last(struct tm_sm *s, uint32_t n)
 
 bool tm_sm_samples_due(const struct tm_sm *s, uint64_t now)
 {
-    return s->env.ws->criticality && now >= s->crit_next;
+    return s->mon && now >= s->sample_next;
 }
 
-/*
- * Prediction accuracy (dissertation ch. 4): every sampling period, each
- * resident warp is classified slow or not by the warp scheduler's
- * predictor; when a CTA finishes, the samples of its last warp (the truly
- * critical one, slowest by execution time) say how often the prediction
- * was right.
- */
+/* The monitor's periodic sample. */
 void tm_sm_sample(struct tm_sm *s, uint64_t now)
 {
-    for (uint32_t i = 0; i < s->prm->max_warps; i++) {
-        int r;
-
-        if (!s->wp[i].w || (r = warp_critical(s, i, now)) < 0)
-            continue;
-        s->wp[i].crit_samples++;
-        s->wp[i].crit_slow += (uint32_t)r;
-    }
-    s->crit_next = now + s->prm->sample_period;
+    s->env.ws->sm_monitor->sample(s->mon, now);
+    s->sample_next = now + s->prm->sample_period;
 }
 
 uint64_t tm_sm_sample_wake(const struct tm_sm *s, uint64_t now, uint64_t wake)
 {
-    return s->env.ws->criticality && s->crit_next > now && s->crit_next < wake ? s->crit_next
-                                                                               : wake;
+    return s->mon && s->sample_next > now && s->sample_next < wake ? s->sample_next : wake;
 }

@@ -45,11 +45,10 @@ void tm_sm_warp_free(struct tm_sm *s, uint32_t slot)
     h->w = NULL;
     h->cta = NULL;
     s->nwarps_res--;
+    s->slot_cta[slot] = -1;
+    tm_sm_policy_warp_left(s, slot, c->warps_left == 1);
     if (--c->warps_left)
         return;
-    /* The CTA's last warp to finish was its critical warp: how often was it predicted slow? */
-    s->k.crit_samples += h->crit_samples;
-    s->k.crit_slow += h->crit_slow;
     s->regs_used -= c->regs;
     s->shared_used -= c->c.shared_bytes;
     isa_cta_fini(&c->c);

@@ -87,9 +87,8 @@ static void text_sm(const struct tm_stats *s, FILE *out)
             (unsigned long long)c->sm.st_ctrl, (unsigned long long)c->sm.st_data,
             (unsigned long long)c->sm.st_dmiss, (unsigned long long)c->sm.st_mshr,
             (unsigned long long)c->sm.st_struct, (unsigned long long)c->sm.st_exec);
-    if (c->sm.crit_samples)
-        fprintf(out, "cawa_prediction_accuracy = %.4f\n",
-                ratio(c->sm.crit_slow, c->sm.crit_samples));
+    if (c->sm.mon_samples)
+        fprintf(out, "cawa_prediction_accuracy = %.4f\n", ratio(c->sm.mon_hits, c->sm.mon_samples));
 }
 
 void tm_stats_print_text(const struct tm_stats *s, FILE *out)
@@ -197,8 +196,8 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
     fprintf(out,
             "%*s \"criticality\": {\"samples\": %llu, \"critical_predicted_slow\": %llu, "
             "\"accuracy\": %.6f},\n",
-            indent, "", U(c->sm.crit_samples), U(c->sm.crit_slow),
-            ratio(c->sm.crit_slow, c->sm.crit_samples));
+            indent, "", U(c->sm.mon_samples), U(c->sm.mon_hits),
+            ratio(c->sm.mon_hits, c->sm.mon_samples));
     fprintf(out,
             "%*s \"stalls\": {\"sync\": %llu, \"fetch\": %llu, \"control\": %llu, \"data\": %llu, "
             "\"dcache_miss\": %llu, \"mshr\": %llu, \"structural\": %llu, \"exec\": %llu},\n",

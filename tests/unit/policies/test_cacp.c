@@ -49,7 +49,7 @@ static void *try_create(const char *args, uint32_t assoc, uint64_t *counters, st
 
     p.args = args;
     p.counters = counters;
-    p.critical = critical;
+    p.warp_query = critical;
     ps_err_clear(err);
     return pol_l1d_cacp.create(&p, err);
 }
@@ -337,7 +337,7 @@ static enum mem_cache_result read_now(struct mem_cache *c, uint32_t pc, uint64_t
 static void test_cacp_in_cache(void **state)
 {
     struct pol_l1d_ops ops = pol_l1d_cacp;
-    struct pol_l1d_link link = {.sm = 0, .nsms = 1, .critical = critical};
+    struct pol_l1d_link link = {.sm = 0, .nsms = 1, .warp_query = critical};
     struct mem_cache_geom g;
     struct mem_cache *c;
     struct ps_err err;
