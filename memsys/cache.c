@@ -81,7 +81,7 @@ static void probe(struct mem_cache *c, const struct mem_req *r, struct probe *p)
  * The write policy a request sees: 'L' is write-back for local memory and,
  * for global memory, write-through that evicts the line it hits (Fermi's L1D
  * and GPGPU-Sim's local-WB/global-WT L1: a global store leaves no copy in
- * the L1, so the next load of the line misses; CCWS oracle 31).
+ * the L1, so the next load of the line misses).
  */
 static char eff_wpol(const struct mem_cache *c, const struct mem_req *r)
 {
@@ -314,7 +314,7 @@ static enum pol_l1d_stall stall_reason(const struct mem_cache *c, const uint64_t
  * for 'm'; at fill time for 'f' and 's') or, for a read the policy does not
  * want cached, pass it down. The policy is asked only once the miss queue
  * has room for at least that, and before the victim is picked, so that a
- * policy whose victim depends on the request (CACP's partition) has seen
+ * policy whose victim depends on the request (a partition chosen per request) has seen
  * it in on_miss.
  */
 static enum mem_cache_result allocate(struct mem_cache *c, const struct mem_req *r,
@@ -510,7 +510,7 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
         return;
     }
     if (c->obs && res != MEM_SENT)
-        /* A merge into a pending MSHR is not a new miss (CCWS probes its VTA on new misses). */
+        /* A merge into a pending MSHR is not a new miss (observers act on new misses only). */
         c->obs(c->obs_ctx, res == MEM_MISS ? MEM_OBS_MISS : MEM_OBS_HIT, r,
                r->addr >> c->line_shift, r->warp, now);
     c->st.accesses++;

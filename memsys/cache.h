@@ -111,7 +111,7 @@ void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx,
 
 /*
  * Something that wants to see the cache's traffic (an SM forwarding it to a
- * warp scheduler such as CCWS): every counted access (MEM_OBS_HIT or
+ * warp scheduler that learns from it): every counted access (MEM_OBS_HIT or
  * MEM_OBS_MISS, r the request), and every eviction of a valid line
  * (MEM_OBS_EVICT, line and the warp that allocated it; r describes the line
  * as the request that allocated it, its t_issue the allocation cycle, so an

@@ -26,9 +26,9 @@ typedef int (*pol_l1d_critical_fn)(void *ctx, uint32_t warp, uint64_t now);
 
 /* What the SM (or GPU) gives a policy besides the cache's shape. */
 struct pol_l1d_link {
-    uint32_t sm;                    /* owning SM, or UINT32_MAX for shared caches */
-    uint32_t nsms;                  /* SMs of the GPU (set dueling across SMs) */
-    void *shared;                   /* GPU-wide state from ops->shared_create, or NULL */
+    uint32_t sm;   /* owning SM, or UINT32_MAX for shared caches */
+    uint32_t nsms; /* SMs of the GPU (set dueling across SMs) */
+    void *shared;  /* GPU-wide state from ops->shared_create, or NULL */
     pol_l1d_critical_fn warp_query; /* NULL outside an SM or without a monitor */
     void *warp_query_ctx;
 };
@@ -36,10 +36,10 @@ struct pol_l1d_link {
 /* Shape of the cache a policy instance serves. */
 struct pol_l1d_params {
     uint32_t nsets, assoc, line_bytes;
-    uint32_t sm;      /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
-    uint32_t nsms;    /* SMs of the GPU (0 when unknown) */
-    void *shared;     /* GPU-wide state (ops->shared_create), or NULL */
-    const char *args; /* text after "name:" in the option value, "" if none */
+    uint32_t sm;       /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
+    uint32_t nsms;     /* SMs of the GPU (0 when unknown) */
+    void *shared;      /* GPU-wide state (ops->shared_create), or NULL */
+    const char *args;  /* text after "name:" in the option value, "" if none */
     pol_l1d_critical_fn warp_query; /* NULL: no warp information (pol_l1d_link) */
     void *warp_query_ctx;
     /*
@@ -61,9 +61,9 @@ enum pol_l1d_stall {
 
 /* One line as the policy sees it. */
 struct pol_line_view {
-    uint64_t tag;  /* line address (addr / line_bytes) */
-    bool valid;    /* holds data (some sector valid) */
-    bool reserved; /* allocated and waiting for its fill: never a victim */
+    uint64_t tag;         /* line address (addr / line_bytes) */
+    bool valid;           /* holds data (some sector valid) */
+    bool reserved;        /* allocated and waiting for its fill: never a victim */
     bool dirty;
     uint64_t last_use;    /* cycle of the last hit or the fill */
     uint64_t insert_time; /* cycle of the allocation */
@@ -119,11 +119,12 @@ struct pol_l1d_ops {
     /* A read merged into the pending miss of its line (a hit-reserved access, no new fetch). */
     void (*on_merge)(void *st, const struct mem_req *r, uint32_t set, uint64_t now);
     /*
-     * Optional: MRPB's request reordering in front of this L1D. The SM then
-     * puts each global/local instruction's requests into FIFO queue
-     * (warp % *nqueues), each holding up to *depth instructions, and drains
-     * the current queue until it is empty before moving to the next
-     * non-empty one. *nqueues = 0: no reordering (also when NULL).
+     * Optional: a front-queue stage in front of this L1D (memsys/frontq.h;
+     * MRPB's request reordering). The SM's LD/ST unit then puts each
+     * global/local instruction's requests into FIFO queue (warp % *nqueues),
+     * each holding up to *depth instructions, and the stage drains the
+     * current queue until it is empty before moving to the next non-empty
+     * one. *nqueues = 0: no stage (also when NULL).
      */
     void (*reorder)(const void *st, uint32_t *nqueues, uint32_t *depth);
     /* Names of the policy's counters (params.counters), NULL-terminated; NULL = none. */

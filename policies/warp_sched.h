@@ -17,9 +17,9 @@
 struct pol_sm_monitor_ops;
 
 struct pol_warp_view {
-    uint32_t slot; /* SM-local warp slot */
-    bool valid;    /* a warp that has not finished occupies the slot */
-    bool ready;    /* its next instruction could issue this cycle */
+    uint32_t slot;        /* SM-local warp slot */
+    bool valid;           /* a warp that has not finished occupies the slot */
+    bool ready;           /* its next instruction could issue this cycle */
     bool at_barrier;
     bool long_wait;       /* blocked on an outstanding global/local load */
     uint64_t age;         /* launch order: smaller is older (unique per warp on the SM) */
@@ -36,8 +36,8 @@ struct pol_warp_view {
 /* The next instruction of a warp, for may_issue (CCWS throttles loads only). */
 struct pol_instr_view {
     bool is_mem;
-    bool is_load;  /* global or local load (what CCWS may hold back) */
-    uint8_t space; /* enum isa_space */
+    bool is_load;   /* global or local load (what CCWS may hold back) */
+    uint8_t space;  /* enum isa_space */
     uint32_t pc;
 };
 
@@ -68,11 +68,11 @@ enum pol_mem_event {
 };
 
 struct pol_warp_sched_params {
-    uint32_t sched_id; /* which scheduler of the SM */
+    uint32_t sched_id;  /* which scheduler of the SM */
     uint32_t nsched;
     uint32_t max_warps; /* warp slots of the SM */
     uint32_t sm;
-    const char *args; /* text after "name:" in -gpgpu_scheduler, "" if none */
+    const char *args;   /* text after "name:" in -gpgpu_scheduler, "" if none */
 };
 
 struct pol_warp_sched_ops {

@@ -558,7 +558,8 @@ static int watchdog(struct tm_gpu *g, struct run *r)
 
             if (w)
                 return isa_fault(w, 0, PS_ERUNAWAY, 0,
-                                 "runaway kernel: more than %llu warp instructions" ISA_BUDGET_HINT,
+                                 "runaway kernel: more than %llu warp instructions"
+                                 ISA_BUDGET_HINT,
                                  (unsigned long long)isa_device_config(g->dev)->insn_budget);
         }
     }

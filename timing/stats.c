@@ -88,7 +88,8 @@ static void text_sm(const struct tm_stats *s, FILE *out)
             (unsigned long long)c->sm.st_dmiss, (unsigned long long)c->sm.st_mshr,
             (unsigned long long)c->sm.st_struct, (unsigned long long)c->sm.st_exec);
     if (c->sm.mon_samples)
-        fprintf(out, "cawa_prediction_accuracy = %.4f\n", ratio(c->sm.mon_hits, c->sm.mon_samples));
+        fprintf(out, "cawa_prediction_accuracy = %.4f\n",
+                ratio(c->sm.mon_hits, c->sm.mon_samples));
 }
 
 void tm_stats_print_text(const struct tm_stats *s, FILE *out)
