@@ -3,17 +3,30 @@
 
 #include <stdlib.h>
 
+/* The smallest power of two >= n (n >= 1). */
+static uint32_t pow2_at_least(uint32_t n)
+{
+    uint32_t p = 1;
+
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
 int ps_ring_init(struct ps_ring *r, size_t esize, uint32_t cap)
 {
+    uint32_t size = cap ? pow2_at_least(cap) : 0;
+
     r->esize = esize;
-    r->cap = r->head = r->n = 0;
+    r->cap = r->mask = r->head = r->n = 0;
     r->buf = NULL;
     if (!cap)
         return 0;
-    r->buf = malloc(esize * cap);
+    r->buf = malloc(esize * size);
     if (!r->buf)
         return -1;
     r->cap = cap;
+    r->mask = size - 1;
     return 0;
 }
 
@@ -21,12 +34,12 @@ void ps_ring_fini(struct ps_ring *r)
 {
     free(r->buf);
     r->buf = NULL;
-    r->cap = r->head = r->n = 0;
+    r->cap = r->mask = r->head = r->n = 0;
 }
 
 bool ps_ring_reserve(struct ps_ring *r, uint32_t n)
 {
-    uint32_t cap = r->cap ? r->cap : 8;
+    uint32_t cap = r->cap ? pow2_at_least(r->cap) : 8;
     unsigned char *b;
 
     if (r->n + n <= r->cap)
@@ -41,6 +54,7 @@ bool ps_ring_reserve(struct ps_ring *r, uint32_t n)
     free(r->buf);
     r->buf = b;
     r->cap = cap;
+    r->mask = cap - 1;
     r->head = 0;
     return true;
 }

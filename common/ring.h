@@ -17,7 +17,9 @@
 struct ps_ring {
     unsigned char *buf;
     size_t esize;
-    uint32_t cap, head, n;
+    uint32_t cap;  /* elements it may hold (ps_ring_full); grows with ps_ring_reserve */
+    uint32_t mask; /* storage is a power of two, mask + 1 elements, so indices wrap with it */
+    uint32_t head, n;
 };
 
 /* An empty ring of elements of esize bytes with room for cap (0: none until reserved). */
@@ -34,7 +36,7 @@ static inline bool ps_ring_full(const struct ps_ring *r)
 /* The element i places behind the head (i < n). */
 static inline void *ps_ring_at(const struct ps_ring *r, uint32_t i)
 {
-    return r->buf + (size_t)((r->head + i) % r->cap) * r->esize;
+    return r->buf + (size_t)((r->head + i) & r->mask) * r->esize;
 }
 
 /* The head element, or NULL when the ring is empty. */
@@ -57,7 +59,7 @@ static inline bool ps_ring_pop(struct ps_ring *r, void *out)
         return false;
     if (out)
         memcpy(out, r->buf + (size_t)r->head * r->esize, r->esize);
-    r->head = (r->head + 1) % r->cap;
+    r->head = (r->head + 1) & r->mask;
     r->n--;
     return true;
 }

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ring.h"
+
 #define NIL UINT32_MAX
 #define NEVER UINT64_MAX
 
@@ -69,10 +71,9 @@ struct mem_dram {
     uint64_t *grp_col_ok; /* per bank group: last column command + CCDL */
     /* Channel-wide: last ACT + RRD, last column + CCD, write data end + CDLR, data bus free. */
     uint64_t act_ok, col_ok, rd_ok, bus_free;
-    uint64_t next_scan;     /* no command can issue before; 0 after any change */
-    uint32_t reads_held;    /* reads past their first RD and not yet popped */
-    struct dram_done *done; /* ring; done_cap is 0 or a power of two */
-    uint32_t done_cap, done_head, ndone;
+    uint64_t next_scan;  /* no command can issue before; 0 after any change */
+    uint32_t reads_held; /* reads past their first RD and not yet popped */
+    struct ps_ring done; /* of struct dram_done, in completion order (grows) */
     struct mem_dram_stats st;
 };
 
@@ -165,6 +166,7 @@ struct mem_dram *mem_dram_create(const struct mem_dram_params *p, uint32_t id, s
         goto out_nomem;
     d->p = *p;
     d->id = id;
+    ps_ring_init(&d->done, sizeof(struct dram_done), 0);
     d->burst_bytes = p->chips * p->bus_width * p->burst_length;
     /* A burst of burst_length beats at data_cmd_ratio beats per command cycle. */
     d->burst_cycles = (p->burst_length + p->data_cmd_ratio - 1) / p->data_cmd_ratio;
@@ -196,7 +198,7 @@ void mem_dram_destroy(struct mem_dram *d)
     free(d->ent);
     free(d->bank);
     free(d->grp_col_ok);
-    free(d->done);
+    ps_ring_fini(&d->done);
     free(d);
 }
 
@@ -207,7 +209,7 @@ bool mem_dram_full(const struct mem_dram *d)
 
 bool mem_dram_busy(const struct mem_dram *d)
 {
-    return d->nq || d->ndone;
+    return d->nq || d->done.n;
 }
 
 const struct mem_dram_stats *mem_dram_get_stats(const struct mem_dram *d)
@@ -313,25 +315,11 @@ static void bank_update(struct mem_dram *d, struct dram_bank *bk)
 
 static bool push_done(struct mem_dram *d, const struct mem_req *r, uint64_t t_done)
 {
-    struct dram_done *x;
+    struct dram_done x = {.req = *r, .t_done = t_done};
 
-    if (d->ndone == d->done_cap) {
-        uint32_t cap = d->done_cap ? d->done_cap * 2 : 64;
-
-        x = malloc(cap * sizeof(*x));
-        if (!x)
-            return false;
-        for (uint32_t k = 0; k < d->ndone; k++)
-            x[k] = d->done[(d->done_head + k) & (d->done_cap - 1)];
-        free(d->done);
-        d->done = x;
-        d->done_cap = cap;
-        d->done_head = 0;
-    }
-    x = &d->done[(d->done_head + d->ndone) & (d->done_cap - 1)];
-    x->req = *r;
-    x->t_done = t_done;
-    d->ndone++;
+    if (!ps_ring_reserve(&d->done, 1))
+        return false;
+    ps_ring_push(&d->done, &x);
     return true;
 }
 
@@ -486,14 +474,12 @@ void mem_dram_cycle(struct mem_dram *d)
 
 bool mem_dram_pop(struct mem_dram *d, struct mem_req *out)
 {
-    const struct dram_done *x;
+    const struct dram_done *x = ps_ring_head(&d->done);
 
-    if (!d->ndone || d->done[d->done_head].t_done > d->now)
+    if (!x || x->t_done > d->now)
         return false;
-    x = &d->done[d->done_head];
     *out = x->req;
-    d->done_head = (d->done_head + 1) & (d->done_cap - 1);
-    d->ndone--;
+    ps_ring_pop(&d->done, NULL);
     if (!is_write(out) && d->reads_held-- == d->p.return_queue && d->nq)
         mark_all_dirty(d); /* a slot freed: held-back reads may go */
     return true;

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ring.h"
+
 #define NO_INPUT UINT32_MAX
 
 struct icnt_pkt {
@@ -35,23 +37,17 @@ struct icnt_pkt {
     uint32_t dst, nflits, bytes;
 };
 
-/* A growable ring of packets; cap is 0 or a power of two, so indices wrap with a mask. */
-struct icnt_ring {
-    struct icnt_pkt *p;
-    uint32_t cap, head, n;
-};
-
 struct icnt_in {
-    struct icnt_ring q; /* waiting packets, head first */
-    uint32_t flits;     /* flits buffered, including the unsent part of the head */
-    uint32_t sent;      /* flits of the head packet already sent */
+    struct ps_ring q; /* of struct icnt_pkt: waiting packets, head first */
+    uint32_t flits;   /* flits buffered, including the unsent part of the head */
+    uint32_t sent;    /* flits of the head packet already sent */
 };
 
 struct icnt_out {
-    struct icnt_ring q; /* packets granted to this output, in arrival order */
-    uint32_t lock;      /* input whose packet is mid-transfer, or NO_INPUT */
-    uint32_t nwant;     /* inputs whose unsent head packet targets this output */
-    uint32_t rr;        /* round-robin start: the input after the last one granted */
+    struct ps_ring q; /* of struct icnt_pkt: granted to this output, in arrival order */
+    uint32_t lock;    /* input whose packet is mid-transfer, or NO_INPUT */
+    uint32_t nwant;   /* inputs whose unsent head packet targets this output */
+    uint32_t rr;      /* round-robin start: the input after the last one granted */
 };
 
 struct mem_icnt {
@@ -69,35 +65,23 @@ struct mem_icnt {
     struct mem_icnt_stats *stp; /* &st, writable from the const can_push (refusal count) */
 };
 
-static bool ring_push(struct icnt_ring *r, const struct icnt_pkt *x)
+/* Appends packet x to a growing ring; false only out of memory. */
+static bool ring_push(struct ps_ring *r, const struct icnt_pkt *x)
 {
-    if (r->n == r->cap) {
-        uint32_t cap = r->cap ? r->cap * 2 : 8;
-        struct icnt_pkt *p = malloc(cap * sizeof(*p));
-
-        if (!p)
-            return false;
-        for (uint32_t k = 0; k < r->n; k++)
-            p[k] = r->p[(r->head + k) & (r->cap - 1)];
-        free(r->p);
-        r->p = p;
-        r->cap = cap;
-        r->head = 0;
-    }
-    r->p[(r->head + r->n) & (r->cap - 1)] = *x;
-    r->n++;
+    if (!ps_ring_reserve(r, 1))
+        return false;
+    ps_ring_push(r, x);
     return true;
 }
 
-static struct icnt_pkt *ring_head(const struct icnt_ring *r)
+static struct icnt_pkt *ring_head(const struct ps_ring *r)
 {
-    return r->n ? &r->p[r->head] : NULL;
+    return ps_ring_head(r);
 }
 
-static void ring_pop(struct icnt_ring *r)
+static void ring_pop(struct ps_ring *r)
 {
-    r->head = (r->head + 1) & (r->cap - 1);
-    r->n--;
+    ps_ring_pop(r, NULL);
 }
 
 static uint32_t nflits_of(const struct mem_icnt *n, uint32_t bytes)
@@ -129,8 +113,12 @@ struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err 
     n->renew = calloc(p->nin, sizeof(*n->renew));
     if (!n->in || !n->out || !n->want || !n->renew)
         goto out_free;
-    for (uint32_t o = 0; o < p->nout; o++)
+    for (uint32_t o = 0; o < p->nout; o++) {
         n->out[o].lock = NO_INPUT;
+        ps_ring_init(&n->out[o].q, sizeof(struct icnt_pkt), 0);
+    }
+    for (uint32_t i = 0; i < p->nin; i++)
+        ps_ring_init(&n->in[i].q, sizeof(struct icnt_pkt), 0);
     return n;
 out_free:
     mem_icnt_destroy(n);
@@ -144,9 +132,9 @@ void mem_icnt_destroy(struct mem_icnt *n)
     if (!n)
         return;
     for (uint32_t i = 0; n->in && i < n->p.nin; i++)
-        free(n->in[i].q.p);
+        ps_ring_fini(&n->in[i].q);
     for (uint32_t o = 0; n->out && o < n->p.nout; o++)
-        free(n->out[o].q.p);
+        ps_ring_fini(&n->out[o].q);
     free(n->in);
     free(n->out);
     free(n->want);

@@ -83,11 +83,37 @@ static void test_ring_grows_keeping_order(void **state)
     assert_null(r.buf);
 }
 
+/* A bound that is not a power of two: full at the bound, order kept across many wraps. */
+static void test_ring_odd_bound(void **state)
+{
+    struct ps_ring r;
+    uint32_t in = 0, out = 0, v;
+
+    (void)state;
+    assert_int_equal(ps_ring_init(&r, sizeof(uint32_t), 5), 0);
+    for (int round = 0; round < 50; round++) {
+        while (!ps_ring_full(&r)) {
+            ps_ring_push(&r, &in);
+            in++;
+        }
+        assert_int_equal(r.n, 5);
+        for (int k = 0; k < 1 + round % 4; k++) {
+            assert_true(ps_ring_pop(&r, &v));
+            assert_int_equal(v, out++);
+        }
+    }
+    while (ps_ring_pop(&r, &v))
+        assert_int_equal(v, out++);
+    assert_int_equal(in, out);
+    ps_ring_fini(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_bounded_wraps_in_order),
         cmocka_unit_test(test_ring_grows_keeping_order),
+        cmocka_unit_test(test_ring_odd_bound),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
