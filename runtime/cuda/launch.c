@@ -23,8 +23,8 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                               void *stream);
 RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
-RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-                                      void **args, size_t sharedMem, cudaStream_t stream);
+RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream);
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream);
 
@@ -166,6 +166,12 @@ static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 gri
         return cudaErrorInvalidValue;
     e = rt_fatbin_load(c, k->fb);
     return e ? e : run(c, k, grid, block, args, shmem);
+}
+
+cudaError_t rt_launch(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block, void **args,
+                      size_t shmem, cudaStream_t stream)
+{
+    return launch_kernel(c, k, grid, block, args, shmem, stream);
 }
 
 static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
