@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/cuda/drv_stubs.h"
@@ -45,6 +46,14 @@ static const struct drv_proc g_procs[] = {
 };
 #undef DRV_PROC
 #undef DRV_PROC_SELF
+
+/* PTXSIM_DRV_TRACE=1: name every cuGetProcAddress and cuGetExportTable request on stderr. */
+static bool trace(void)
+{
+    const char *t = getenv("PTXSIM_DRV_TRACE");
+
+    return t && *t && strcmp(t, "0");
+}
 
 /* The newest version of name not newer than version; NULL (and *too_new) when none. */
 static void *find_proc(const char *name, int version, bool *too_new)
@@ -86,12 +95,17 @@ int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_
     bool too_new = false;
     void *fn;
 
-    (void)flags;
     if (!symbol || !pfn)
         return DRV_ERROR_INVALID_VALUE;
     fn = find_proc(symbol, cudaVersion, &too_new);
     if (!fn && !too_new)
         fn = find_stub(symbol);
+    if (trace())
+        fprintf(stderr, "ptxsim: trace: cuGetProcAddress(%s, %d, %llu): %s\n", symbol, cudaVersion,
+                (unsigned long long)flags,
+                fn        ? "found"
+                : too_new ? "version not sufficient"
+                          : "not found");
     *pfn = fn;
     if (symbolStatus)
         *symbolStatus = fn        ? DRV_PROC_SUCCESS
@@ -122,6 +136,8 @@ int cuGetExportTable(const void **ppExportTable, const unsigned char *pExportTab
         n += snprintf(name + n, sizeof(name) - (size_t)n, "%02x", pExportTableId[i]);
     snprintf(name + n, sizeof(name) - (size_t)n, ")");
     *ppExportTable = NULL;
+    if (trace())
+        fprintf(stderr, "ptxsim: trace: %s: not provided\n", name);
     /* Once per table: NVRTC, for one, asks for a table and does without it. */
     return drv_stub_unsupported(name);
 }
