@@ -267,7 +267,9 @@ static int check_program(const char *name)
     if (fatbin_elf_needs_cudart(path, &needs, &err) == 0 && !needs && has_fatbin(path)) {
         fprintf(stderr,
                 "ptxsim run: %s is linked statically to the CUDA runtime (nvcc's "
-                "default); rebuild it with `nvcc -cudart shared` to run it on ptxsim\n",
+                "default), which needs NVIDIA's private driver tables (cuGetExportTable) that "
+                "ptxsim does not provide yet; rebuild it with `nvcc -cudart shared` to run it "
+                "on ptxsim\n",
                 name);
         return 1;
     }

@@ -3,8 +3,7 @@
 # `ptxsim run --mode MODE -- python3 TEST.py` in a virtual environment where pip
 # installed its package, and passes when it prints "PASS <name>".
 #   cuda_python_driver.py  cuda-python (cuda.bindings.driver): PTX module, launch
-# (numba_kernel.py is not run here: numba-cuda links its PTX into a cubin with nvJitLink,
-# which ptxsim refuses; docs/cuda-driver.md, "Python".)
+# (numba-cuda and CuPy do not run yet and are not tested here: docs/cuda-driver.md, "Python".)
 # A test whose package pip cannot install (no network, no wheel) is skipped with a
 # message; the script skips (77) when none could run. Environment: PTXSIM, CUDA_DIR,
 # PYTHON (default python3), PTXSIM_PY_VENV (a virtual environment to reuse; default: a
