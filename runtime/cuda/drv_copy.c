@@ -2,7 +2,7 @@
  * Driver API copies and sets, synchronous and asynchronous (which, as in the
  * runtime, run at once after their stream is checked). The byte-wise calls are
  * the runtime's (copy.c); the 16- and 32-bit sets write their pattern through
- * a host buffer. CUDA arrays in 2D copies are refused by name.
+ * a host buffer. 2D copies with CUDA arrays are the runtime's array copies (array_copy.c).
  */
 #include <string.h>
 
@@ -103,6 +103,45 @@ static CUresult side(CUmemorytype t, const void *host, CUdeviceptr dev, size_t x
     return CUDA_SUCCESS;
 }
 
+/* Whether s is the default stream or a live one (async copies run at once once it is checked). */
+static bool stream_ok(CUstream s)
+{
+    struct rt_ctx *c;
+    bool ok = drv_enter(&c) == CUDA_SUCCESS && rt_stream_valid(c, s);
+
+    drv_leave(c, CUDA_SUCCESS);
+    return ok;
+}
+
+/* A 2D copy with an array on one side or both (its x offset is in bytes, as the runtime's). */
+static CUresult copy_2d_array(const CUDA_MEMCPY2D *c)
+{
+    const char *p;
+    bool on_host;
+    CUresult r;
+
+    if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY && c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+        return DRV_RT(cudaMemcpy2DArrayToArray(
+            (cudaArray_t)c->dstArray, c->dstXInBytes, c->dstY, (cudaArray_const_t)c->srcArray,
+            c->srcXInBytes, c->srcY, c->WidthInBytes, c->Height, cudaMemcpyDeviceToDevice));
+    if (c->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+        r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcPitch,
+                 &p, &on_host);
+        return r ? r
+                 : DRV_RT(cudaMemcpy2DToArray((cudaArray_t)c->dstArray, c->dstXInBytes, c->dstY, p,
+                                              c->srcPitch, c->WidthInBytes, c->Height,
+                                              on_host ? cudaMemcpyHostToDevice
+                                                      : cudaMemcpyDeviceToDevice));
+    }
+    r = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch, &p,
+             &on_host);
+    return r ? r
+             : DRV_RT(cudaMemcpy2DFromArray((void *)p, c->dstPitch, (cudaArray_const_t)c->srcArray,
+                                            c->srcXInBytes, c->srcY, c->WidthInBytes, c->Height,
+                                            on_host ? cudaMemcpyDeviceToHost
+                                                    : cudaMemcpyDeviceToDevice));
+}
+
 static CUresult copy_2d(const CUDA_MEMCPY2D *c, bool async, CUstream s)
 {
     const char *src = NULL, *dst = NULL;
@@ -112,6 +151,8 @@ static CUresult copy_2d(const CUDA_MEMCPY2D *c, bool async, CUstream s)
 
     if (!r && !c)
         r = CUDA_ERROR_INVALID_VALUE;
+    if (!r && (c->srcMemoryType == CU_MEMORYTYPE_ARRAY || c->dstMemoryType == CU_MEMORYTYPE_ARRAY))
+        return async && !stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : copy_2d_array(c);
     if (!r)
         r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcPitch,
                  &src, &sh);

@@ -3,8 +3,8 @@
  * launches with a parameter array and with a packed `extra` buffer, module
  * globals, sets and copies, streams and events, function attributes and
  * occupancy, pointer attributes, cuLink over two PTX units, cuLibrary*,
- * cuGetProcAddress, and the refusals (a cubin, bad PTX, an unsupported call).
- * Every result is checked against a host reference.
+ * CUDA arrays with 2D copies and a texture object, cuGetProcAddress, and the refusals (a cubin, bad
+ * PTX, an unsupported call). Every result is checked against a host reference.
  */
 #include <math.h>
 #include <stdint.h>
@@ -47,6 +47,19 @@ static const char twice_ptx[] =
     ".visible .func (.param .b32 ret) twice (.param .b32 v)\n{\n"
     "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [v];\n  add.s32 %r2, %r1, %r1;\n"
     "  st.param.b32 [ret], %r2;\n  ret;\n}\n";
+
+static const char tex_ptx[] =
+    ".version 7.5\n.target sm_75\n.address_size 64\n"
+    ".visible .entry texread(.param .u64 tex, .param .u64 out, .param .u32 w)\n{\n"
+    "  .reg .b32 %r<6>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [tex];\n  ld.param.u64 %rd2, [out];\n  ld.param.u32 %r1, [w];\n"
+    "  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, %tid.y;\n"
+    "  cvt.rn.f32.u32 %f1, %r2;\n  cvt.rn.f32.u32 %f2, %r3;\n"
+    "  add.f32 %f1, %f1, 0f3F000000;\n  add.f32 %f2, %f2, 0f3F000000;\n"
+    "  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];\n"
+    "  mad.lo.u32 %r4, %r3, %r1, %r2;\n  cvta.to.global.u64 %rd3, %rd2;\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n  add.s64 %rd5, %rd3, %rd4;\n"
+    "  st.global.f32 [%rd5], %f3;\n  ret;\n}\n";
 
 static void device_checks(CUdevice *dev)
 {
@@ -251,6 +264,60 @@ static void link_and_library_checks(void)
     CHECK(cuMemFree(d));
 }
 
+/* An 8x4 float array: 2D copies in and out, and a texture object a kernel reads it through. */
+static void array_checks(void)
+{
+    enum { W = 8, H = 4 };
+    CUDA_ARRAY_DESCRIPTOR ad = {W, H, CU_AD_FORMAT_FLOAT, 1}, got;
+    CUDA_MEMCPY2D cp;
+    CUDA_RESOURCE_DESC rd;
+    CUDA_TEXTURE_DESC td;
+    CUarray arr;
+    CUtexObject tex;
+    CUmodule mod;
+    CUfunction f;
+    CUdeviceptr out;
+    float in[H][W], back[H][W], res[H][W];
+    unsigned w = W;
+
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            in[y][x] = (float)(y * 100 + x);
+    CHECK(cuArrayCreate(&arr, &ad));
+    CHECK(cuArrayGetDescriptor(&got, arr));
+    EXPECT(got.Width == W && got.Height == H && got.Format == CU_AD_FORMAT_FLOAT &&
+           got.NumChannels == 1);
+    memset(&cp, 0, sizeof(cp));
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST, cp.srcHost = in, cp.srcPitch = sizeof(in[0]);
+    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY, cp.dstArray = arr;
+    cp.WidthInBytes = sizeof(in[0]), cp.Height = H;
+    CHECK(cuMemcpy2D(&cp));
+    memset(&cp, 0, sizeof(cp));
+    cp.srcMemoryType = CU_MEMORYTYPE_ARRAY, cp.srcArray = arr;
+    cp.dstMemoryType = CU_MEMORYTYPE_HOST, cp.dstHost = back, cp.dstPitch = sizeof(back[0]);
+    cp.WidthInBytes = sizeof(back[0]), cp.Height = H;
+    CHECK(cuMemcpy2D(&cp));
+    EXPECT(memcmp(in, back, sizeof(in)) == 0);
+
+    memset(&rd, 0, sizeof(rd));
+    rd.resType = CU_RESOURCE_TYPE_ARRAY, rd.res.array.hArray = arr;
+    memset(&td, 0, sizeof(td));
+    td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+    td.filterMode = CU_TR_FILTER_MODE_POINT;
+    CHECK(cuTexObjectCreate(&tex, &rd, &td, NULL));
+    CHECK(cuModuleLoadData(&mod, tex_ptx));
+    CHECK(cuModuleGetFunction(&f, mod, "texread"));
+    CHECK(cuMemAlloc(&out, sizeof(res)));
+    void *params[] = {&tex, &out, &w};
+    CHECK(cuLaunchKernel(f, 1, 1, 1, W, H, 1, 0, NULL, params, NULL));
+    CHECK(cuMemcpyDtoH(res, out, sizeof(res)));
+    EXPECT(memcmp(in, res, sizeof(in)) == 0);
+    CHECK(cuTexObjectDestroy(tex));
+    CHECK(cuMemFree(out));
+    CHECK(cuModuleUnload(mod));
+    CHECK(cuArrayDestroy(arr));
+}
+
 static void refusal_checks(void)
 {
     unsigned char cubin[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
@@ -299,6 +366,7 @@ int main(void)
     attribute_checks(mod);
     stream_checks();
     link_and_library_checks();
+    array_checks();
     refusal_checks();
     CHECK(cuStreamDestroy(stream));
     CHECK(cuModuleUnload(mod));
