@@ -118,10 +118,12 @@ static CUresult classify(struct rt_fatbin *fb, const void *image, size_t len, ch
                          size_t log_len)
 {
     const unsigned char *b = image;
-    uint32_t magic;
+    uint32_t magic = 0;
 
-    memcpy(&magic, image, sizeof(magic));
-    if (!memcmp(b, "\177ELF", 4)) {
+    /* The binary magics have no zero byte, so a shorter string is text (read no further). */
+    if ((len ? len : strnlen(image, 4)) >= 4)
+        memcpy(&magic, image, sizeof(magic));
+    if (magic && !memcmp(b, "\177ELF", 4)) {
         uint16_t machine;
 
         memcpy(&machine, b + 18, sizeof(machine));

@@ -129,6 +129,7 @@ static void test_modules_and_mixing(void **state)
     void *args[1];
 
     (void)state;
+    assert_int_equal(cuModuleLoadData(&m, "x"), CUDA_ERROR_INVALID_PTX); /* short text */
     make_fatbin(fb, sizeof(fb), 2, "\177ELF", 4);
     assert_int_equal(cuModuleLoadData(&m, fb), CUDA_ERROR_NO_BINARY_FOR_GPU);
     make_fatbin(fb, sizeof(fb), 1, ptx, sizeof(ptx) - 1);
