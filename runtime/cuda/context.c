@@ -123,6 +123,9 @@ cudaError_t rt_lock(struct rt_ctx **out)
     c = g_ctx;
     if (!c)
         return cudaErrorInitializationError;
+    /* As NVIDIA's runtime makes the primary context current on a thread it runs on. */
+    if (!g_thread.driver_depth)
+        g_thread.runtime_bound = true;
     pthread_mutex_lock(&c->lock);
     if (c->unloading || c->init_err) {
         cudaError_t e = c->unloading ? cudaErrorCudartUnloading : c->init_err;

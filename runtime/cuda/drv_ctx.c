@@ -4,7 +4,8 @@
  * runtime state (memory, streams and events are shared; docs/cuda-driver.md).
  * What a context owns is its modules, unloaded when it is destroyed, and its
  * flags. Each host thread has a stack of current contexts; a thread with none
- * uses the primary context, as the runtime API does.
+ * uses the primary context, as the runtime API does, and a thread where the
+ * runtime API ran has the primary context current (cuCtxGetCurrent says so).
  */
 #include <stdlib.h>
 
@@ -30,9 +31,12 @@ static unsigned long long g_next_id = 2;
 static _Thread_local CUcontext g_stack[DRV_CTX_DEPTH];
 static _Thread_local unsigned g_depth;
 
+/* A thread where the runtime API ran has the primary context current, as in CUDA. */
 CUcontext drv_ctx_current(void)
 {
-    return g_depth ? g_stack[g_depth - 1] : NULL;
+    if (g_depth)
+        return g_stack[g_depth - 1];
+    return rt_thread()->runtime_bound ? &g_primary : NULL;
 }
 
 CUcontext drv_ctx_primary(void)

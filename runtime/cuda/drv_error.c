@@ -22,11 +22,13 @@ static _Thread_local cudaError_t g_saved_last;
 void drv_last_save(void)
 {
     g_saved_last = rt_thread()->last;
+    rt_thread()->driver_depth++;
 }
 
 CUresult drv_last_restore(cudaError_t e)
 {
     rt_thread()->last = g_saved_last;
+    rt_thread()->driver_depth--;
     return drv_result(e);
 }
 

@@ -154,12 +154,24 @@ static void test_modules_and_mixing(void **state)
     assert_int_equal(cudaFree(p), cudaSuccess);
 }
 
+/* After a runtime call, the thread's current context is the primary one (as in CUDA). */
+static void test_runtime_binds_primary(void **state)
+{
+    CUcontext cur = NULL, primary;
+
+    (void)state;
+    assert_int_equal(cuDevicePrimaryCtxRetain(&primary, 0), CUDA_SUCCESS);
+    assert_int_equal(cuCtxGetCurrent(&cur), CUDA_SUCCESS);
+    assert_ptr_equal(cur, primary);
+    assert_int_equal(cuDevicePrimaryCtxRelease(0), CUDA_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_before_init),        cmocka_unit_test(test_proc_address),
         cmocka_unit_test(test_error_names),        cmocka_unit_test(test_context_stack),
-        cmocka_unit_test(test_modules_and_mixing),
+        cmocka_unit_test(test_modules_and_mixing), cmocka_unit_test(test_runtime_binds_primary),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
