@@ -394,6 +394,8 @@ static cudaError_t load_ptx(struct rt_ctx *c, struct rt_fatbin *fb)
         }
         fb->ptx = (char *)data;
         dump_ptx(fb);
+    } else if (fb->driver) {
+        dump_ptx(fb); /* a driver module from PTX text (drv_module.c) */
     }
     rc = ptxsim_module_load(c->dev, fb->ptx, fb->ptx_len, fb->name, &fb->mod);
     if (rc) {
