@@ -262,3 +262,122 @@ DRV_API CUresult cuSurfObjectDestroy(CUsurfObject surfObject)
 {
     DRV_CALL(cudaDestroySurfaceObject((cudaSurfaceObject_t)surfObject));
 }
+
+DRV_API CUresult cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost,
+                                   size_t ByteCount, CUstream hStream)
+{
+    DRV_CALL(cudaMemcpy2DToArrayAsync((cudaArray_t)dstArray, dstOffset, 0, srcHost, ByteCount,
+                                      ByteCount, 1, cudaMemcpyHostToDevice, hStream));
+}
+RT_ALIAS(cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz);
+
+DRV_API CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset,
+                                   size_t ByteCount, CUstream hStream)
+{
+    DRV_CALL(cudaMemcpy2DFromArrayAsync(dstHost, ByteCount, (cudaArray_const_t)srcArray, srcOffset,
+                                        0, ByteCount, 1, cudaMemcpyDeviceToHost, hStream));
+}
+RT_ALIAS(cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz);
+
+DRV_API CUresult cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice,
+                              size_t ByteCount)
+{
+    DRV_CALL(cudaMemcpy2DToArray((cudaArray_t)dstArray, dstOffset, 0, (void *)(uintptr_t)srcDevice,
+                                 ByteCount, ByteCount, 1, cudaMemcpyDeviceToDevice));
+}
+RT_ALIAS(cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds);
+
+DRV_API CUresult cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset,
+                              size_t ByteCount)
+{
+    DRV_CALL(cudaMemcpy2DFromArray((void *)(uintptr_t)dstDevice, ByteCount,
+                                   (cudaArray_const_t)srcArray, srcOffset, 0, ByteCount, 1,
+                                   cudaMemcpyDeviceToDevice));
+}
+RT_ALIAS(cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds);
+
+DRV_API CUresult cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray,
+                              size_t srcOffset, size_t ByteCount)
+{
+    DRV_CALL(cudaMemcpy2DArrayToArray((cudaArray_t)dstArray, dstOffset, 0,
+                                      (cudaArray_const_t)srcArray, srcOffset, 0, ByteCount, 1,
+                                      cudaMemcpyDeviceToDevice));
+}
+RT_ALIAS(cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds);
+
+/* Bytes per element of an array (0 when it is not one), for the 3D copies' units. */
+static size_t array_elem(CUarray a)
+{
+    struct rt_ctx *c;
+    struct rt_array *r;
+    size_t elem = 0;
+
+    if (drv_enter(&c) == CUDA_SUCCESS && (r = rt_array_find(c, a)))
+        elem = r->elem;
+    drv_leave(c, CUDA_SUCCESS);
+    return elem;
+}
+
+/* One side of a 3D copy in the runtime's terms: arrays count x in elements, pointers in bytes. */
+static bool side_3d(CUmemorytype t, const void *host, CUdeviceptr dev, CUarray arr, size_t x,
+                    size_t y, size_t z, size_t pitch, size_t height, size_t elem, cudaArray_t *ra,
+                    struct cudaPos *pos, struct cudaPitchedPtr *ptr)
+{
+    *pos = (struct cudaPos){x, y, z};
+    switch (t) {
+    case CU_MEMORYTYPE_ARRAY:
+        *ra = (cudaArray_t)arr;
+        pos->x = x / elem;
+        return x % elem == 0;
+    case CU_MEMORYTYPE_HOST:
+        *ptr = (struct cudaPitchedPtr){(void *)host, pitch, pitch, height};
+        return host != NULL;
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED:
+        *ptr = (struct cudaPitchedPtr){(void *)(uintptr_t)dev, pitch, pitch, height};
+        return dev != 0;
+    default:
+        return false;
+    }
+}
+
+/* cudaMemcpy3D's parameters for a driver 3D copy; false when they cannot be expressed. */
+static bool params_3d(const CUDA_MEMCPY3D *p, struct cudaMemcpy3DParms *q)
+{
+    size_t es = p->srcMemoryType == CU_MEMORYTYPE_ARRAY ? array_elem(p->srcArray) : 1;
+    size_t ed = p->dstMemoryType == CU_MEMORYTYPE_ARRAY ? array_elem(p->dstArray) : 1;
+    size_t elem = es > ed ? es : ed;
+
+    memset(q, 0, sizeof(*q));
+    if (!es || !ed || p->srcLOD || p->dstLOD || p->WidthInBytes % elem)
+        return false;
+    q->extent = (struct cudaExtent){p->WidthInBytes / elem, p->Height, p->Depth};
+    q->kind = cudaMemcpyDefault;
+    return side_3d(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY,
+                   p->srcZ, p->srcPitch, p->srcHeight, elem, &q->srcArray, &q->srcPos,
+                   &q->srcPtr) &&
+           side_3d(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
+                   p->dstZ, p->dstPitch, p->dstHeight, elem, &q->dstArray, &q->dstPos, &q->dstPtr);
+}
+
+DRV_API CUresult cuMemcpy3D(const CUDA_MEMCPY3D *pCopy)
+{
+    struct cudaMemcpy3DParms q;
+    CUresult r = drv_ready();
+
+    if (!r && (!pCopy || !params_3d(pCopy, &q)))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r ? r : DRV_RT(cudaMemcpy3D(&q));
+}
+RT_ALIAS(cuMemcpy3D_v2, cuMemcpy3D_v2_ptds);
+
+DRV_API CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
+{
+    struct cudaMemcpy3DParms q;
+    CUresult r = drv_ready();
+
+    if (!r && (!pCopy || !params_3d(pCopy, &q)))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r ? r : DRV_RT(cudaMemcpy3DAsync(&q, hStream));
+}
+RT_ALIAS(cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz);

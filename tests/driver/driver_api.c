@@ -318,6 +318,42 @@ static void array_checks(void)
     CHECK(cuArrayDestroy(arr));
 }
 
+/* A 4x3x2 float 3D array: cuMemcpy3D in from the host, out to device memory, 1D copies back. */
+static void array3d_checks(void)
+{
+    enum { W = 4, H = 3, D = 2 };
+    CUDA_ARRAY3D_DESCRIPTOR ad = {W, H, D, CU_AD_FORMAT_FLOAT, 1, 0};
+    CUDA_MEMCPY3D cp;
+    CUarray arr;
+    CUdeviceptr dev;
+    float in[D][H][W], out[D][H][W], row[W];
+
+    for (int z = 0; z < D; z++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                in[z][y][x] = (float)(z * 1000 + y * 10 + x);
+    CHECK(cuArray3DCreate(&arr, &ad));
+    memset(&cp, 0, sizeof(cp));
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST, cp.srcHost = in;
+    cp.srcPitch = W * sizeof(float), cp.srcHeight = H;
+    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY, cp.dstArray = arr;
+    cp.WidthInBytes = W * sizeof(float), cp.Height = H, cp.Depth = D;
+    CHECK(cuMemcpy3D(&cp));
+    CHECK(cuMemAlloc(&dev, sizeof(in)));
+    memset(&cp, 0, sizeof(cp));
+    cp.srcMemoryType = CU_MEMORYTYPE_ARRAY, cp.srcArray = arr;
+    cp.dstMemoryType = CU_MEMORYTYPE_DEVICE, cp.dstDevice = dev;
+    cp.dstPitch = W * sizeof(float), cp.dstHeight = H;
+    cp.WidthInBytes = W * sizeof(float), cp.Height = H, cp.Depth = D;
+    CHECK(cuMemcpy3D(&cp));
+    CHECK(cuMemcpyDtoH(out, dev, sizeof(out)));
+    EXPECT(memcmp(in, out, sizeof(in)) == 0);
+    CHECK(cuMemcpyAtoH(row, arr, 0, sizeof(row)));
+    EXPECT(memcmp(row, in[0][0], sizeof(row)) == 0);
+    CHECK(cuMemFree(dev));
+    CHECK(cuArrayDestroy(arr));
+}
+
 static void refusal_checks(void)
 {
     unsigned char cubin[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
@@ -367,6 +403,7 @@ int main(void)
     stream_checks();
     link_and_library_checks();
     array_checks();
+    array3d_checks();
     refusal_checks();
     CHECK(cuStreamDestroy(stream));
     CHECK(cuModuleUnload(mod));
