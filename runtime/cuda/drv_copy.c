@@ -311,3 +311,13 @@ DRV_API CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsi
     return fill_2d(dstDevice, dstPitch, ui, 4, Width, Height, true, s);
 }
 RT_ALIAS(cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz);
+
+DRV_API CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
+                                   CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount,
+                                   CUstream hStream)
+{
+    (void)dstContext, (void)srcContext;
+    DRV_CALL(cudaMemcpyAsync(dp(dstDevice), dp(srcDevice), ByteCount, cudaMemcpyDeviceToDevice,
+                             hStream));
+}
+RT_ALIAS(cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz);

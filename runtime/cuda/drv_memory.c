@@ -263,3 +263,23 @@ DRV_API CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise a
     (void)devPtr, (void)count, (void)advice, (void)location;
     return drv_ready();
 }
+
+/* Every operation is synchronous here, so SYNC_MEMOPS holds already; other attributes are
+ * read-only. */
+DRV_API CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
+                                       CUdeviceptr ptr)
+{
+    struct rt_ctx *c;
+    struct drv_ptr p;
+    CUresult r = drv_enter(&c);
+
+    if (!r && !value)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r)
+        r = ptr_info(c, ptr, &p);
+    if (!r && !p.known)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r && attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+        r = CUDA_ERROR_INVALID_VALUE;
+    return drv_leave(c, r);
+}
