@@ -22,6 +22,7 @@
 /* The driver version reported by cuDriverGetVersion (CUDA 13.0). */
 #define DRV_VERSION 13000
 
+/* drv_ctx.c, the base of the driver files. */
 /* The CUresult for a runtime error (most codes are equal; the rest map to their driver meaning). */
 CUresult drv_result(cudaError_t e);
 
@@ -42,8 +43,9 @@ CUresult drv_last_restore(cudaError_t e);
 CUresult drv_enter(struct rt_ctx **c);
 /* Unlocks c (if non-NULL) without touching the runtime's last error; returns r. */
 CUresult drv_leave(struct rt_ctx *c, CUresult r);
-/* Whether cuInit ran (or the runtime API started the library). */
+/* Whether cuInit ran (or the runtime API started the library); cuInit marks it. */
 bool drv_initialized(void);
+void drv_mark_initialized(void);
 /* The check of drv_enter without the lock: 0, NOT_INITIALIZED or INVALID_CONTEXT. */
 CUresult drv_ready(void);
 /* Prints "ptxsim: NAME is not supported (WHY)" once per name; returns CUDA_ERROR_NOT_SUPPORTED. */
@@ -53,8 +55,6 @@ CUresult drv_unsupported(const char *name, const char *why);
 CUcontext drv_ctx_current(void);
 /* The device's primary context. */
 CUcontext drv_ctx_primary(void);
-/* Modules of a context being destroyed go with it (drv_module.c). */
-void drv_modules_release(struct rt_ctx *c, CUcontext owner);
 
 /* Modules (drv_module.c): the module behind a CUmodule / CUlibrary handle, or NULL. */
 struct rt_fatbin *drv_module_find(struct rt_ctx *c, const void *handle);

@@ -1,5 +1,10 @@
 /*
- * Driver API contexts. ptxsim has one device and one address space, so every
+ * Driver API contexts, and the state every driver call starts from: whether
+ * cuInit ran, the calling thread's current context, the prologue of calls
+ * that touch the device (drv_enter), CUresult codes and refusals. The other
+ * drv_*.c files build on this one and it on none of them.
+ *
+ * Contexts. ptxsim has one device and one address space, so every
  * context, the primary one and those cuCtxCreate makes, is a view of the same
  * runtime state (memory, streams and events are shared; docs/cuda-driver.md).
  * What a context owns is its modules, unloaded when it is destroyed, and its
@@ -7,6 +12,7 @@
  * uses the primary context, as the runtime API does, and a thread where the
  * runtime API ran has the primary context current (cuCtxGetCurrent says so).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runtime/cuda/drv.h"
@@ -30,6 +36,114 @@ static struct CUctx_st *g_created;
 static unsigned long long g_next_id = 2;
 static _Thread_local CUcontext g_stack[DRV_CTX_DEPTH];
 static _Thread_local unsigned g_depth;
+
+static int g_init; /* cuInit ran (atomic) */
+
+bool drv_initialized(void)
+{
+    return __atomic_load_n(&g_init, __ATOMIC_ACQUIRE) || rt_ctx_started();
+}
+
+void drv_mark_initialized(void)
+{
+    __atomic_store_n(&g_init, 1, __ATOMIC_RELEASE);
+}
+
+static _Thread_local cudaError_t g_saved_last;
+
+void drv_last_save(void)
+{
+    g_saved_last = rt_thread()->last;
+    rt_thread()->driver_depth++;
+}
+
+CUresult drv_last_restore(cudaError_t e)
+{
+    rt_thread()->last = g_saved_last;
+    rt_thread()->driver_depth--;
+    return drv_result(e);
+}
+
+CUresult drv_result(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess:
+        return CUDA_SUCCESS;
+    case cudaErrorMemoryAllocation:
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    case cudaErrorInitializationError:
+        return CUDA_ERROR_NOT_INITIALIZED;
+    case cudaErrorCudartUnloading:
+        return CUDA_ERROR_DEINITIALIZED;
+    case cudaErrorInvalidSymbol:
+        return CUDA_ERROR_NOT_FOUND;
+    case cudaErrorInvalidDeviceFunction:
+        return CUDA_ERROR_INVALID_HANDLE;
+    case cudaErrorDevicesUnavailable:
+        return CUDA_ERROR_DEVICE_UNAVAILABLE;
+    case cudaErrorMissingConfiguration:
+    case cudaErrorInvalidConfiguration:
+    case cudaErrorInvalidPitchValue:
+    case cudaErrorInvalidDevicePointer:
+    case cudaErrorInvalidMemcpyDirection:
+    case cudaErrorInvalidValue:
+        return CUDA_ERROR_INVALID_VALUE;
+    default:
+        /* From 100 on, the runtime's codes are the driver's (cudaErrorIllegalAddress = 700, ...).
+         */
+        return (int)e >= 100 ? (CUresult)e : CUDA_ERROR_UNKNOWN;
+    }
+}
+
+CUresult drv_enter(struct rt_ctx **c)
+{
+    CUresult r = drv_ready();
+
+    *c = NULL;
+    if (r)
+        return r;
+    drv_last_save();
+    return drv_last_restore(rt_lock(c));
+}
+
+CUresult drv_leave(struct rt_ctx *c, CUresult r)
+{
+    if (c)
+        pthread_mutex_unlock(&c->lock);
+    return r;
+}
+
+CUresult drv_unsupported(const char *name, const char *why)
+{
+    struct rt_ctx *c;
+
+    drv_last_save();
+    if (rt_lock(&c) == cudaSuccess) {
+        if (rt_warned_mark(c, name))
+            fprintf(stderr,
+                    "ptxsim: %s is not supported%s%s%s: it returns CUDA_ERROR_NOT_SUPPORTED and "
+                    "the program goes on\n",
+                    name, why ? " (" : "", why ? why : "", why ? ")" : "");
+        pthread_mutex_unlock(&c->lock);
+    }
+    drv_last_restore(cudaSuccess);
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* The modules of a context being destroyed go with it (libraries belong to no context). */
+static void release_modules(struct rt_ctx *c, CUcontext owner)
+{
+    for (struct rt_fatbin **pf = &c->fatbins; *pf;) {
+        struct rt_fatbin *fb = *pf;
+
+        if (fb->driver && fb->owner == owner) {
+            *pf = fb->next;
+            rt_fatbin_destroy(c, fb);
+        } else {
+            pf = &fb->next;
+        }
+    }
+}
 
 /* A thread where the runtime API ran has the primary context current, as in CUDA. */
 CUcontext drv_ctx_current(void)
@@ -123,7 +237,7 @@ DRV_API CUresult cuCtxDestroy_v2(CUcontext ctx)
     if (!ctx || ctx == &g_primary || !ctx_valid(ctx))
         return drv_leave(c, CUDA_ERROR_INVALID_CONTEXT);
     ctx->destroyed = true;
-    drv_modules_release(c, ctx);
+    release_modules(c, ctx);
     if (g_depth && g_stack[g_depth - 1] == ctx)
         g_depth--;
     return drv_leave(c, CUDA_SUCCESS);

@@ -8,13 +8,6 @@
 
 #include "runtime/cuda/drv.h"
 
-static int g_init; /* cuInit ran (atomic) */
-
-bool drv_initialized(void)
-{
-    return __atomic_load_n(&g_init, __ATOMIC_ACQUIRE) || rt_ctx_started();
-}
-
 DRV_API CUresult cuInit(unsigned int Flags)
 {
     struct rt_ctx *c;
@@ -25,7 +18,7 @@ DRV_API CUresult cuInit(unsigned int Flags)
     drv_last_save();
     r = drv_last_restore(rt_lock(&c)); /* creates the device from the PTXSIM_* environment */
     if (r == CUDA_SUCCESS)
-        __atomic_store_n(&g_init, 1, __ATOMIC_RELEASE);
+        drv_mark_initialized();
     return drv_leave(c, r);
 }
 

@@ -1,7 +1,6 @@
 /*
- * Driver API errors: CUresult from the runtime's codes, the error names and
- * strings (cuGetErrorName, cuGetErrorString), the prologue every driver call
- * shares, and the one message per unsupported entry point.
+ * Driver API error names and strings (cuGetErrorName, cuGetErrorString), and
+ * the refusal the unimplemented entry points share (drv_stubs.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,52 +15,6 @@ _Static_assert(DRV_PROC_SUCCESS == CU_GET_PROC_ADDRESS_SUCCESS &&
                    DRV_PROC_SYMBOL_NOT_FOUND == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND &&
                    DRV_PROC_VERSION_NOT_SUFFICIENT == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT,
                "drv_stubs.h's cuGetProcAddress statuses are cuda.h's");
-
-static _Thread_local cudaError_t g_saved_last;
-
-void drv_last_save(void)
-{
-    g_saved_last = rt_thread()->last;
-    rt_thread()->driver_depth++;
-}
-
-CUresult drv_last_restore(cudaError_t e)
-{
-    rt_thread()->last = g_saved_last;
-    rt_thread()->driver_depth--;
-    return drv_result(e);
-}
-
-CUresult drv_result(cudaError_t e)
-{
-    switch (e) {
-    case cudaSuccess:
-        return CUDA_SUCCESS;
-    case cudaErrorMemoryAllocation:
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    case cudaErrorInitializationError:
-        return CUDA_ERROR_NOT_INITIALIZED;
-    case cudaErrorCudartUnloading:
-        return CUDA_ERROR_DEINITIALIZED;
-    case cudaErrorInvalidSymbol:
-        return CUDA_ERROR_NOT_FOUND;
-    case cudaErrorInvalidDeviceFunction:
-        return CUDA_ERROR_INVALID_HANDLE;
-    case cudaErrorDevicesUnavailable:
-        return CUDA_ERROR_DEVICE_UNAVAILABLE;
-    case cudaErrorMissingConfiguration:
-    case cudaErrorInvalidConfiguration:
-    case cudaErrorInvalidPitchValue:
-    case cudaErrorInvalidDevicePointer:
-    case cudaErrorInvalidMemcpyDirection:
-    case cudaErrorInvalidValue:
-        return CUDA_ERROR_INVALID_VALUE;
-    default:
-        /* From 100 on, the runtime's codes are the driver's (cudaErrorIllegalAddress = 700, ...).
-         */
-        return (int)e >= 100 ? (CUresult)e : CUDA_ERROR_UNKNOWN;
-    }
-}
 
 /* Our own words for each code; the names are the enumerators of cuda.h. */
 #define DRV_ERRORS(X)                                                                              \
@@ -147,41 +100,6 @@ DRV_API CUresult cuGetErrorString(CUresult error, const char **pStr)
         return CUDA_ERROR_INVALID_VALUE;
     *pStr = n ? n->text : NULL;
     return n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
-CUresult drv_enter(struct rt_ctx **c)
-{
-    CUresult r = drv_ready();
-
-    *c = NULL;
-    if (r)
-        return r;
-    drv_last_save();
-    return drv_last_restore(rt_lock(c));
-}
-
-CUresult drv_leave(struct rt_ctx *c, CUresult r)
-{
-    if (c)
-        pthread_mutex_unlock(&c->lock);
-    return r;
-}
-
-CUresult drv_unsupported(const char *name, const char *why)
-{
-    struct rt_ctx *c;
-
-    drv_last_save();
-    if (rt_lock(&c) == cudaSuccess) {
-        if (rt_warned_mark(c, name))
-            fprintf(stderr,
-                    "ptxsim: %s is not supported%s%s%s: it returns CUDA_ERROR_NOT_SUPPORTED and "
-                    "the program goes on\n",
-                    name, why ? " (" : "", why ? why : "", why ? ")" : "");
-        pthread_mutex_unlock(&c->lock);
-    }
-    drv_last_restore(cudaSuccess);
-    return CUDA_ERROR_NOT_SUPPORTED;
 }
 
 int drv_stub_unsupported(const char *name)

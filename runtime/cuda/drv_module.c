@@ -46,20 +46,6 @@ struct rt_kernel *drv_kernel_find(struct rt_ctx *c, const void *handle)
     return NULL;
 }
 
-void drv_modules_release(struct rt_ctx *c, CUcontext owner)
-{
-    for (struct rt_fatbin **pf = &c->fatbins; *pf;) {
-        struct rt_fatbin *fb = *pf;
-
-        if (fb->driver && fb->owner == owner) {
-            *pf = fb->next;
-            rt_fatbin_destroy(c, fb);
-        } else {
-            pf = &fb->next;
-        }
-    }
-}
-
 static CUresult fail(char *log, size_t log_len, CUresult r, const char *fmt, const char *arg)
 {
     if (log && log_len) {
