@@ -5,7 +5,8 @@
 # `ptxsim run --mode MODE -- ./PROGRAM`, which gives them ptxsim's libcuda.so.1.
 #   driver_api.c   modules from PTX, launches, memory, streams, cuLink, cuLibrary, refusals
 #   nvrtc_scale.c  NVRTC (the toolkit's libnvrtc) compiles a kernel string; the driver runs it
-# Each checks itself against a host reference and prints "PASS <name>".
+# Each checks itself against a host reference and prints "PASS <name>"; the run's
+# statistics (--stats) must list its kernel, and stdout must be the same in both modes.
 # Environment: PTXSIM, CUDA_DIR (skip, exit 77, without a toolkit), CC (default cc),
 # DRIVER_TEST_MODES (default "functional timing").
 set -u
@@ -29,13 +30,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 # RUNPATH (not RPATH) for libnvrtc: LD_LIBRARY_PATH, where `ptxsim run` puts libcuda.so.1, wins.
 link="-L$cuda/lib64/stubs -L$cuda/lib64 -Wl,--enable-new-dtags,-rpath,$cuda/lib64"
-programs="driver_api:-lcuda nvrtc_scale:-lnvrtc -lcuda"
+# name:libraries:a kernel the statistics must list
+programs="driver_api:-lcuda:saxpy nvrtc_scale:-lnvrtc -lcuda:scale"
 pass=0
 fail=0
 IFS=$'\n'
 for p in $(echo "$programs" | sed 's/ \([a-z_]*:\)/\n\1/g'); do
     name=${p%%:*}
+    kernel=${p##*:}
     libs=${p#*:}
+    libs=${libs%:*}
     unset IFS
     # shellcheck disable=SC2086
     if ! "$cc" -std=c11 -O1 -I"$cuda/include" -I"$here" -o "$tmp/$name" "$here/$name.c" \
@@ -46,14 +50,24 @@ for p in $(echo "$programs" | sed 's/ \([a-z_]*:\)/\n\1/g'); do
         continue
     fi
     for mode in $modes; do
-        (cd "$tmp" && timeout -k 5 120 "$PTXSIM" run --mode "$mode" -- "./$name") \
+        (cd "$tmp" && timeout -k 5 120 "$PTXSIM" run --mode "$mode" \
+            --stats "$tmp/$name.$mode.json" -- "./$name") \
             >"$tmp/$name.$mode.out" 2>"$tmp/$name.$mode.err" </dev/null
         rc=$?
-        if [ $rc = 0 ] && grep -q "^PASS $name" "$tmp/$name.$mode.out"; then
+        why=""
+        if [ $rc != 0 ] || ! grep -q "^PASS $name" "$tmp/$name.$mode.out"; then
+            why="exit status $rc"
+        elif ! grep -q "\"name\": \"$kernel\"" "$tmp/$name.$mode.json" 2>/dev/null; then
+            why="the statistics ($tmp/$name.$mode.json) do not list kernel $kernel"
+        elif [ -f "$tmp/$name.functional.out" ] && ! cmp -s "$tmp/$name.functional.out" \
+            "$tmp/$name.$mode.out"; then
+            why="stdout differs from the functional run's"
+        fi
+        if [ -z "$why" ]; then
             echo "PASS: $name [$mode]"
             pass=$((pass + 1))
         else
-            echo "FAIL: $name [$mode]: exit status $rc"
+            echo "FAIL: $name [$mode]: $why"
             sed 's/^/    /' "$tmp/$name.$mode.out" "$tmp/$name.$mode.err" | head -20
             fail=$((fail + 1))
         fi
