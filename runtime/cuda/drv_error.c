@@ -106,3 +106,8 @@ int drv_stub_unsupported(const char *name)
 {
     return (int)drv_unsupported(name, NULL);
 }
+
+int drv_stub_refuse(const char *name, const char *why)
+{
+    return (int)drv_unsupported(name, why);
+}

@@ -124,20 +124,34 @@ int cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, uint64_t f
  * knows none of them yet (docs/cuda-driver.md): the request is named, so a
  * program that needs one says what is missing.
  */
+/* What is known of the private tables programs ask for (docs/cuda-driver.md). */
+static const struct {
+    const char *prefix; /* the UUID's first bytes, in hex */
+    const char *what;
+} g_tables[] = {
+    {"6bd5fb6c", "the CUDA runtime's private interface: a statically linked CUDA runtime (nvcc's "
+                 "default, CuPy) needs it; rebuild with `nvcc -cudart shared`"},
+    {"f8cff951", "a start-up probe of the static CUDA runtime"},
+    {"a094798c", "the tools callback hooks of the static CUDA runtime"},
+    {"da9151d3", "asked by NVRTC and nvJitLink, which work without it"},
+};
+
 int cuGetExportTable(const void **ppExportTable, const unsigned char *pExportTableId)
 {
-    char name[80];
-    int n;
+    char name[80], hex[33];
+    const char *what = "a private interface table of NVIDIA's libraries";
 
     if (!ppExportTable || !pExportTableId)
         return DRV_ERROR_INVALID_VALUE;
-    n = snprintf(name, sizeof(name), "cuGetExportTable(");
     for (int i = 0; i < 16; i++)
-        n += snprintf(name + n, sizeof(name) - (size_t)n, "%02x", pExportTableId[i]);
-    snprintf(name + n, sizeof(name) - (size_t)n, ")");
+        snprintf(hex + 2 * i, sizeof(hex) - 2 * (size_t)i, "%02x", pExportTableId[i]);
+    for (size_t i = 0; i < sizeof(g_tables) / sizeof(g_tables[0]); i++)
+        if (!strncmp(hex, g_tables[i].prefix, strlen(g_tables[i].prefix)))
+            what = g_tables[i].what;
+    snprintf(name, sizeof(name), "cuGetExportTable(%s)", hex);
     *ppExportTable = NULL;
     if (trace())
         fprintf(stderr, "ptxsim: trace: %s: not provided\n", name);
     /* Once per table: NVRTC, for one, asks for a table and does without it. */
-    return drv_stub_unsupported(name);
+    return drv_stub_refuse(name, what);
 }

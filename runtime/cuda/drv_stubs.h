@@ -30,5 +30,7 @@ extern const size_t drv_stub_count;
 
 /* Prints "ptxsim: NAME is not supported" once; returns CUDA_ERROR_NOT_SUPPORTED (drv_error.c). */
 int drv_stub_unsupported(const char *name);
+/* The same with the reason in the message. */
+int drv_stub_refuse(const char *name, const char *why);
 
 #endif
