@@ -192,6 +192,15 @@ static void monitor_warp_left(void *st, uint32_t slot, bool cta_done, uint64_t *
     m->samples[slot] = m->slow[slot] = 0;
 }
 
+/* CAWA's accuracy statistics, under the dissertation's names. */
+const struct pol_sm_monitor_names pol_sm_monitor_names = {
+    .block = "criticality",
+    .samples = "samples",
+    .hits = "critical_predicted_slow",
+    .ratio = "accuracy",
+    .text_ratio = "cawa_prediction_accuracy",
+};
+
 const struct pol_sm_monitor_ops cawa_sm_monitor = {
     .create = monitor_create,
     .destroy = monitor_destroy,

@@ -37,4 +37,19 @@ struct pol_sm_monitor_ops {
     void (*warp_left)(void *st, uint32_t slot, bool cta_done, uint64_t *samples, uint64_t *hits);
 };
 
+/*
+ * The names under which the statistics print the SM monitors' two counters
+ * (the SM's mon_samples and mon_hits, summed over SMs): a JSON object with
+ * the two counts and their ratio, printed for every run, and a text-report
+ * line for the ratio, printed when there were samples. Defined by the
+ * policy whose monitor keeps them (cawa_cpl.c).
+ */
+struct pol_sm_monitor_names {
+    const char *block;                  /* JSON object */
+    const char *samples, *hits, *ratio; /* its keys */
+    const char *text_ratio;             /* text report: "<text_ratio> = <hits/samples>" */
+};
+
+extern const struct pol_sm_monitor_names pol_sm_monitor_names;
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/counters.h"
+#include "policies/sm_view.h"
 #include "timing/stats.h"
 
 void tm_counters_sub(struct tm_counters *out, const struct tm_counters *a,
@@ -88,7 +89,7 @@ static void text_sm(const struct tm_stats *s, FILE *out)
             (unsigned long long)c->sm.st_dmiss, (unsigned long long)c->sm.st_mshr,
             (unsigned long long)c->sm.st_struct, (unsigned long long)c->sm.st_exec);
     if (c->sm.mon_samples)
-        fprintf(out, "cawa_prediction_accuracy = %.4f\n",
+        fprintf(out, "%s = %.4f\n", pol_sm_monitor_names.text_ratio,
                 ratio(c->sm.mon_hits, c->sm.mon_samples));
 }
 
@@ -195,9 +196,9 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             U(c->sm.c_stall), s->ract, s->util, U(c->sm.busy_cycles), U(c->sm.sched_cycles),
             U(c->sm.sched_issue), U(c->sm.sched_empty));
     fprintf(out,
-            "%*s \"criticality\": {\"samples\": %llu, \"critical_predicted_slow\": %llu, "
-            "\"accuracy\": %.6f},\n",
-            indent, "", U(c->sm.mon_samples), U(c->sm.mon_hits),
+            "%*s \"%s\": {\"%s\": %llu, \"%s\": %llu, \"%s\": %.6f},\n", indent, "",
+            pol_sm_monitor_names.block, pol_sm_monitor_names.samples, U(c->sm.mon_samples),
+            pol_sm_monitor_names.hits, U(c->sm.mon_hits), pol_sm_monitor_names.ratio,
             ratio(c->sm.mon_hits, c->sm.mon_samples));
     fprintf(out,
             "%*s \"stalls\": {\"sync\": %llu, \"fetch\": %llu, \"control\": %llu, \"data\": %llu, "
