@@ -15,9 +15,9 @@
 #include "common/err.h"
 
 struct pol_warp_view {
-    uint32_t slot;        /* SM-local warp slot */
-    bool valid;           /* a warp that has not finished occupies the slot */
-    bool ready;           /* its next instruction could issue this cycle */
+    uint32_t slot; /* SM-local warp slot */
+    bool valid;    /* a warp that has not finished occupies the slot */
+    bool ready;    /* its next instruction could issue this cycle */
     bool at_barrier;
     bool long_wait;       /* blocked on an outstanding global/local load */
     uint64_t age;         /* launch order: smaller is older (unique per warp on the SM) */
@@ -35,6 +35,7 @@ struct pol_warp_view {
 struct pol_instr_view {
     bool is_mem;
     bool is_load;   /* global or local load (what CCWS may hold back) */
+    bool is_atomic; /* global atomic or reduction (the authors' CCWS holds these back too) */
     uint8_t space;  /* enum isa_space */
     uint32_t pc;
 };
@@ -63,14 +64,22 @@ enum pol_mem_event {
      * `slot` since (the slot is empty or holds a newer warp).
      */
     POL_MEM_L1_EVICT_EXITED,
+    /* Warp `slot` read line `line`, already being fetched: the read merged into the MSHR. */
+    POL_MEM_L1_MERGE,
 };
 
 struct pol_warp_sched_params {
-    uint32_t sched_id;  /* which scheduler of the SM */
+    uint32_t sched_id; /* which scheduler of the SM */
     uint32_t nsched;
     uint32_t max_warps; /* warp slots of the SM */
     uint32_t sm;
-    const char *args;   /* text after "name:" in -gpgpu_scheduler, "" if none */
+    const char *args; /* text after "name:" in -gpgpu_scheduler, "" if none */
+    /*
+     * One pointer per SM, NULL at first, that the SM's schedulers may use to
+     * share one state (CCWS's per-core point system); NULL: nothing shared.
+     * The SM destroys all its schedulers together.
+     */
+    void **sm_shared;
 };
 
 struct pol_warp_sched_ops {
