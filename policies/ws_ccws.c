@@ -51,38 +51,14 @@
  * into it; a store miss does not push its set's LRU line into a VTA; stale
  * invalidated lines are not reinserted; barriers count in I.
  */
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/ccws_vta.h"
+#include "policies/ccws_int.h"
 #include "policies/sched_builtin.h"
 #include "policies/util.h"
 #include "policies/warp_sched.h"
-#include "policies/ws_ccws.h"
-
-enum { REPL_FIFO, REPL_LRU };
-enum { BOUNDARY_BEFORE, BOUNDARY_WITHIN };
-enum { TIE_AGE, TIE_SLOT };
-enum { RESET_LIVE, RESET_IDLE, RESET_NEVER };
-enum { DECAY_CYCLE, DECAY_INST };
-enum { WRITE_INVALIDATE, WRITE_KEEP };
-enum { SHARE_SM, SHARE_SCHED };
-enum { START_ZERO, START_BASE };
-enum { VEXIT_KEEP, VEXIT_CLEAR };
-enum { EEXIT_INSERT, EEXIT_DROP };
-enum { MERGE_PROBE, MERGE_IGNORE };
-enum { INDEX_HASH, INDEX_MOD };
-enum { ATOMICS_HOLD, ATOMICS_FREE };
-
-/* Every option is a uint32_t; words-valued ones hold the index of the word. */
-struct ccws_opts {
-    uint32_t entries, assoc, repl, k, base, decay_period, boundary, tie, reclamp, reset;
-    uint32_t decay, vta_write;
-    uint32_t series_cap;
-    uint32_t k_wsc, share, start, vta_exit, evict_exited, merge, vta_index, atomics;
-};
 
 static const struct ccws_opts defaults = {
     .entries = 16,
@@ -122,16 +98,9 @@ static const char *const merge_words[] = {"probe", "ignore", NULL};
 static const char *const index_words[] = {"hash", "mod", NULL};
 static const char *const atomics_words[] = {"hold", "free", NULL};
 
-struct key {
-    const char *name;
-    size_t off;
-    uint32_t min, max;
-    const char *const *words; /* NULL: a decimal number in [min, max] */
-};
-
 #define OPT(f) offsetof(struct ccws_opts, f)
 
-static const struct key keys[] = {
+const struct ccws_key pol_ccws_keys[] = {
     {"vta_entries", OPT(entries), 1, 1u << 16, NULL},
     {"vta_assoc", OPT(assoc), 1, 1u << 16, NULL},
     {"vta_repl", OPT(repl), 0, 0, repl_words},
@@ -155,61 +124,7 @@ static const struct key keys[] = {
     {"atomics", OPT(atomics), 0, 0, atomics_words},
 };
 
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
-
-struct ccws_warp {
-    bool occupied;  /* a warp is in the slot */
-    bool age_known; /* its age has been seen in a view */
-    bool permitted; /* may issue global/local loads this cycle */
-    bool done;      /* its last view was not valid: it has finished (not active) */
-    bool used;      /* a warp held the slot before (start=zero: the next starts at 0) */
-    uint64_t age;
-    uint32_t lls;          /* lost-locality score */
-    uint64_t issued, hits; /* its part of Eq. (1)'s counters (reset=live) */
-};
-
-struct ccws_point {
-    uint64_t cycle;
-    uint32_t active, permitted;
-};
-
-/*
- * The point system: scores, counters, VTAs and exclusive list. With
- * share=sm one per SM, shared by its schedulers (the authors' per-core
- * object); with share=sched, or without the SM's shared pointer, one per
- * scheduler over its own warps.
- */
-struct ccws {
-    struct ccws_opts o;
-    uint32_t sm, max_warps;
-    uint32_t refs;       /* schedulers using it */
-    void **home;         /* the SM's shared pointer that holds it, or NULL */
-    struct ccws_warp *w; /* [max_warps], by slot */
-    struct pol_ccws_vta *vta;
-    uint32_t *rank;    /* scratch: slots by score */
-    uint32_t cut;      /* the cutoff the next evaluation uses (the last one's active x base) */
-    bool evaluated;    /* eval_at is meaningful */
-    uint64_t eval_at;  /* cycle of the last evaluation of the exclusive list */
-    uint32_t resident; /* warps in its slots, from the events */
-    bool anchored;     /* decay_at is meaningful */
-    uint64_t decay_at; /* decay has been applied up to this cycle (decay=inst: instruction) */
-    struct pol_ccws_stats st;
-    uint64_t *hist;            /* [max_warps + 1]: cycles by permitted count */
-    struct ccws_point *series; /* the changes of (active, permitted), oldest first */
-    uint32_t nseries, series_alloc;
-    uint32_t last_active, last_permitted; /* as of the last cycle */
-    uint64_t series_dropped;              /* changes not kept: series_cap reached */
-    bool series_oom;                      /* or memory ran out */
-};
-
-/* One scheduler's instance: its greedy warp, and the point system it uses. */
-struct ccws_sched {
-    struct ccws *c;
-    uint32_t sched_id, nsched;
-    bool shared; /* c is the SM's, shared with the other schedulers */
-    uint32_t greedy_slot;
-    uint64_t greedy_age;
-};
+const size_t pol_ccws_nkeys = sizeof(pol_ccws_keys) / sizeof(pol_ccws_keys[0]);
 
 /* ------------------------------------------------------------------ options */
 
@@ -226,8 +141,9 @@ static int unknown_key(const char *args, const char *k, size_t klen, struct ps_e
     size_t used = 0;
 
     known[0] = '\0';
-    for (size_t i = 0; i < NKEYS && used < sizeof(known); i++) {
-        int n = snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
+    for (size_t i = 0; i < pol_ccws_nkeys && used < sizeof(known); i++) {
+        int n = snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "",
+                         pol_ccws_keys[i].name);
 
         if (n > 0)
             used += (size_t)n;
@@ -238,7 +154,7 @@ static int unknown_key(const char *args, const char *k, size_t klen, struct ps_e
 }
 
 /* Reads val[0..len) as the key's value into *out; false when it is not one. */
-static bool parse_value(const struct key *k, const char *val, size_t len, uint32_t *out)
+static bool parse_value(const struct ccws_key *k, const char *val, size_t len, uint32_t *out)
 {
     uint64_t x = 0;
 
@@ -263,7 +179,7 @@ static bool parse_value(const struct key *k, const char *val, size_t len, uint32
     return true;
 }
 
-static int bad_value(const char *args, const struct key *k, const char *item, size_t len,
+static int bad_value(const char *args, const struct ccws_key *k, const char *item, size_t len,
                      struct ps_err *err)
 {
     char want[96];
@@ -293,8 +209,8 @@ static int parse_item(struct ccws_opts *o, const char *args, const char *item, s
     if (!eq)
         return bad_args(args, err, "expected key=value, got", len, item);
     klen = (size_t)(eq - item);
-    for (size_t i = 0; i < NKEYS; i++) {
-        const struct key *k = &keys[i];
+    for (size_t i = 0; i < pol_ccws_nkeys; i++) {
+        const struct ccws_key *k = &pol_ccws_keys[i];
 
         if (strlen(k->name) != klen || memcmp(k->name, item, klen) != 0)
             continue;
@@ -608,46 +524,6 @@ static void sync_slots(struct ccws *c, const struct pol_warp_view *v, uint32_t n
     }
 }
 
-/* Makes room for one more point of the series; false when it is full or memory ran out. */
-static bool series_room(struct ccws *c)
-{
-    struct ccws_point *p;
-    uint32_t cap;
-
-    if (c->nseries < c->series_alloc)
-        return true;
-    if (c->nseries == c->o.series_cap || c->series_oom)
-        return false;
-    cap = c->series_alloc ? 2 * c->series_alloc : 256;
-    cap = cap < c->o.series_cap ? cap : c->o.series_cap;
-    p = realloc(c->series, (size_t)cap * sizeof(*p));
-    if (!p) {
-        c->series_oom = true;
-        return false;
-    }
-    c->series = p;
-    c->series_alloc = cap;
-    return true;
-}
-
-/* The cycle's counters, and a point of the series when the active or permitted count changed. */
-static void record(struct ccws *c, uint64_t now)
-{
-    c->st.cycles++;
-    c->st.active_sum += c->st.active;
-    c->st.permitted_sum += c->st.permitted;
-    c->st.throttled_cycles += c->st.permitted < c->st.active;
-    c->hist[c->st.permitted <= c->max_warps ? c->st.permitted : c->max_warps]++;
-    if (c->st.cycles > 1 && c->last_active == c->st.active && c->last_permitted == c->st.permitted)
-        return;
-    c->last_active = c->st.active;
-    c->last_permitted = c->st.permitted;
-    if (series_room(c))
-        c->series[c->nseries++] = (struct ccws_point){now, c->st.active, c->st.permitted};
-    else
-        c->series_dropped++;
-}
-
 /*
  * With decay=inst the scores stand still while nothing issues, so a barred
  * warp whose CTA-mates wait for it at a barrier would wait for ever: such
@@ -725,7 +601,7 @@ static uint32_t ccws_order(void *st, const struct pol_warp_view *v, uint32_t n, 
         evaluate(c, now);
         if (c->o.decay == DECAY_INST)
             release_barrier_mates(c, v, order, k);
-        record(c, now);
+        pol_ccws_record(c, now);
     }
     pol_util_sort_age(order, k, v);
     pol_util_greedy_first(order, k, v, s->greedy_slot, s->greedy_age);
@@ -836,97 +712,6 @@ static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t 
     }
 }
 
-/* -------------------------------------------------------------- observation */
-
-void pol_ws_ccws_stats(const void *st, struct pol_ccws_stats *out)
-{
-    const struct ccws *s = ((const struct ccws_sched *)st)->c;
-
-    *out = s->st;
-    out->max_score = 0;
-    for (uint32_t i = 0; i < s->max_warps; i++)
-        if (s->w[i].occupied && s->w[i].lls > out->max_score)
-            out->max_score = s->w[i].lls;
-}
-
-uint32_t pol_ws_ccws_score(const void *st, uint32_t slot)
-{
-    const struct ccws *s = ((const struct ccws_sched *)st)->c;
-
-    return slot < s->max_warps && s->w[slot].occupied ? s->w[slot].lls : 0;
-}
-
-static void dump_opts(const struct ccws *s, FILE *f)
-{
-    fputs("# ccws", f);
-    for (size_t i = 0; i < NKEYS; i++) {
-        uint32_t v = *(const uint32_t *)((const char *)&s->o + keys[i].off);
-
-        if (keys[i].words)
-            fprintf(f, " %s=%s", keys[i].name, keys[i].words[v]);
-        else
-            fprintf(f, " %s=%" PRIu32, keys[i].name, v);
-    }
-    fputc('\n', f);
-}
-
-static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, FILE *f)
-{
-    double rate = c->vta_probes ? (double)c->vta_hits / (double)c->vta_probes : 0.0;
-    double cyc = c->cycles ? (double)c->cycles : 1.0;
-
-    fprintf(f,
-            "# vta_probes=%" PRIu64 " vta_hits=%" PRIu64 " vta_hit_rate=%.6f vta_inserts=%" PRIu64
-            " evict_dropped=%" PRIu64 " writes=%" PRIu64 " vta_write_invalidated=%" PRIu64
-            " barrier_released=%" PRIu64 " l1_hits=%" PRIu64 " issued=%" PRIu64 " cycles=%" PRIu64
-            " throttled_cycles=%" PRIu64 " loads_held=%" PRIu64
-            " mean_active=%.4f mean_permitted=%.4f series_dropped=%" PRIu64 "\n",
-            c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->writes,
-            c->vta_write_invalidated, c->barrier_released, c->l1_hits, c->issued, c->cycles,
-            c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
-            (double)c->permitted_sum / cyc, s->series_dropped);
-    fputs("# permitted_hist", f);
-    for (uint32_t i = 0; i <= s->max_warps; i++)
-        if (s->hist[i])
-            fprintf(f, " %" PRIu32 ":%" PRIu64, i, s->hist[i]);
-    fputc('\n', f);
-}
-
-/*
- * The dump op: the options and counters as '#' lines, then the series as CSV,
- * one row per change of the active or permitted warp count.
- */
-static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
-{
-    const struct ccws_sched *sc = st;
-    const struct ccws *s = sc->c;
-    struct pol_ccws_stats c;
-
-    dump_opts(s, out);
-    /* One point system per SM: its first scheduler writes it, the others point there. */
-    if (sc->shared && s->home && sc->sched_id != 0) {
-        fputs("# shared: the point system of this SM is written under its scheduler 0\n", out);
-        fputs("cycle,sm,sched,active,permitted\n", out);
-        return ferror(out) ? ps_err_set(err, PS_EIO, "cannot write the ccws series") : 0;
-    }
-    pol_ws_ccws_stats(st, &c);
-    dump_counters(s, &c, out);
-    fputs("cycle,sm,sched,active,permitted\n", out);
-    for (uint32_t i = 0; i < s->nseries; i++)
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n",
-                s->series[i].cycle, s->sm, sc->sched_id, s->series[i].active,
-                s->series[i].permitted);
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "cannot write the ccws series of permitted warps");
-    if (s->series_oom)
-        return ps_err_set(
-            err, PS_ENOMEM,
-            "out of memory keeping the ccws series of permitted warps: it stops after %" PRIu32
-            " rows",
-            s->nseries);
-    return 0;
-}
-
 const struct pol_warp_sched_ops pol_ws_ccws = {
     .name = "ccws",
     .create = ccws_create,
@@ -936,5 +721,5 @@ const struct pol_warp_sched_ops pol_ws_ccws = {
     .on_issue = ccws_on_issue,
     .on_event = ccws_on_event,
     .on_mem = ccws_on_mem,
-    .dump = ccws_dump,
+    .dump = pol_ccws_dump,
 };
