@@ -100,6 +100,12 @@ struct pol_warp_sched_ops {
     void (*on_event)(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now);
     /* L1D hits, misses and evictions of this scheduler's warps (NULL = not wanted). */
     void (*on_mem)(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now);
+    /*
+     * The warp in slot resolved the branch at pc (instruction index) at cycle
+     * now: next_pc is the start of a path it will run; a warp that diverges
+     * reports each of its paths (CAWA's nInst). NULL = not wanted.
+     */
+    void (*on_branch)(void *st, uint32_t slot, uint32_t pc, uint32_t next_pc, uint64_t now);
     /* Writes the policy's state over time as CSV (NULL = nothing to write). */
     int (*dump)(const void *st, FILE *out, struct ps_err *err);
     /*

@@ -1155,6 +1155,24 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
     return ready;
 }
 
+/*
+ * A branch the warp just executed, for a scheduler that wants the outcomes
+ * (CAWA): each path it now has, the new SIMT stack entries when it diverged
+ * (sp0: the depth before), else the top.
+ */
+static void branch_outcomes(struct tm_sm *s, uint32_t slot, const struct cand *c, uint32_t sp0)
+{
+    const struct isa_warp *w = s->wp[slot].w;
+    void *st = s->sched[slot % s->prm->nsched];
+
+    if (!s->env.ws->on_branch || w->state == ISA_WARP_DONE || !w->sp ||
+        w->fr[w->nfr - 1].fidx != c->fidx ||
+        w->cta->L->p->m->funcs[c->fidx]->instrs[c->pc].op != ISA_OP_BRA)
+        return;
+    for (uint32_t i = w->sp > sp0 ? sp0 : w->sp - 1; i < w->sp; i++)
+        s->env.ws->on_branch(st, slot, c->pc, w->st[i].pc, s->now);
+}
+
 /* After issue: keep the I-buffer if the warp continues in sequence, else flush it. */
 static void ibuffer_advance(struct tm_sm *s, struct hwarp *h, const struct tm_iinfo *ii)
 {
@@ -1195,11 +1213,15 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     uint64_t ready;
     int rc;
 
+    uint32_t sp0 = w->sp;
+
     info.space = 0;
     h->blk_ok = false;
     rc = isa_warp_step(w, &info);
     if (rc)
         return rc;
+    if (ii->is_ctrl)
+        branch_outcomes(s, slot, c, sp0);
     if (grow_ready(h))
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
     s->k.issued++;
@@ -1390,8 +1412,8 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
             iv.is_load = c.ii->is_mem && (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) &&
                          in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_PARAM &&
                          in->space != ISA_SPACE_CONST;
-            iv.is_atomic = (in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) &&
-                           in->space != ISA_SPACE_SHARED;
+            iv.is_atomic =
+                (in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && in->space != ISA_SPACE_SHARED;
             if (!ws->may_issue(s->sched[sid], v, &iv))
                 y = W_STRUCT;
         }
