@@ -11,8 +11,9 @@ the same gCAWS and CAWA on the dissertation's 16-way L1D (8 sets x 16 ways x
 128 B, 16 KB). Prints, per workload, the predictor's accuracy (the statistics'
 `criticality.accuracy`: how often the truly critical warp, the last of its CTA to
 finish, was in the predicted-slow top half; the dissertation: 73% on average,
-100% on NW) and the speedup over GTO (cycles of GTO / cycles of the variant),
-then geometric means over the irregular (cache-sensitive) class.
+100% on NW) and the speedup over GTO (cycles of GTO / cycles of the variant; the
+16-way variants over GTO on the same 16-way L1D, and gto16 over gto), then
+geometric means over the irregular (cache-sensitive) class.
 """
 import argparse
 import glob
@@ -81,7 +82,8 @@ def main():
     for size in a.sizes.split(","):
         print("\n### %s size, gtx480\n" % size)
         print("| workload | " + " | ".join("acc %s" % n for n in crit) + " | " +
-              " | ".join("%s / gto" % n for n in names[1:]) + " |")
+              " | ".join("%s / %s" % (n, "gto16" if n.endswith("16") and n != "gto16" else "gto")
+                         for n in names[1:]) + " |")
         print("|---|" + "---:|" * (len(crit) + len(names) - 1))
         sp = {n: [] for n in names}
         for w in a.workloads.split(","):
@@ -91,7 +93,8 @@ def main():
                 row.append("%.2f" % r[1]["accuracy"] if r and r[1].get("samples") else "-")
             for n in names[1:]:
                 r = res.get((w, size, n))
-                base = res.get((w, size, "gto16" if n.endswith("16") else "gto"))
+                ref = "gto16" if n.endswith("16") and n != "gto16" else "gto"
+                base = res.get((w, size, ref))
                 s = base[0] / r[0] if r and base and r[0] else None
                 if s and w in IRREGULAR:
                     sp[n].append(s)
