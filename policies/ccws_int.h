@@ -27,13 +27,16 @@ enum { EEXIT_INSERT, EEXIT_DROP };
 enum { MERGE_PROBE, MERGE_IGNORE };
 enum { INDEX_HASH, INDEX_MOD };
 enum { ATOMICS_HOLD, ATOMICS_FREE };
+enum { EVICT_TO_SOURCE, EVICT_TO_ALLOC };
+
+#define CCWS_SRC_ENTRIES 4096u /* the source table: far more than an L1D's lines in flight */
 
 /* Every option is a uint32_t; words-valued ones hold the index of the word. */
 struct ccws_opts {
     uint32_t entries, assoc, repl, k, base, decay_period, boundary, tie, reclamp, reset;
     uint32_t decay, vta_write;
     uint32_t series_cap;
-    uint32_t k_wsc, share, start, vta_exit, evict_exited, merge, vta_index, atomics;
+    uint32_t k_wsc, share, start, vta_exit, evict_exited, merge, vta_index, atomics, evict_to;
 };
 
 struct ccws_key {
@@ -81,6 +84,13 @@ struct ccws {
     bool evaluated;    /* eval_at is meaningful */
     uint64_t eval_at;  /* cycle of the last evaluation of the exclusive list */
     uint32_t resident; /* warps in its slots, from the events */
+    /*
+     * evict_to=source: the last slot that missed or merged on a line, in a
+     * direct-mapped table by line (a collision forgets the older line, whose
+     * eviction then goes to its allocator). Entries hold line + 1 (0: empty).
+     */
+    uint64_t *src_line;
+    uint16_t *src_slot;
     bool anchored;     /* decay_at is meaningful */
     uint64_t decay_at; /* decay has been applied up to this cycle (decay=inst: instruction) */
     struct pol_ccws_stats st;

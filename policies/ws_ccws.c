@@ -8,8 +8,9 @@
  *
  * Lost-locality detection: every warp slot has a victim tag array
  * (policies/ccws_vta.c, 2 sets x 8 ways, FIFO, the authors' hashed set
- * index). An L1D eviction puts the line into the VTA of the slot whose warp
- * allocated it, even if that warp has exited (evict_exited=insert: the
+ * index). An L1D eviction puts the line into the VTA of the slot of its
+ * source warp, the last that missed or merged on it (evict_to=source), even
+ * if that warp has exited (evict_exited=insert: the
  * authors keep a slot's VTA across warps and clear them all only when the
  * SM runs dry, their kernel-end L1D flush). Every L1D read miss, and every
  * read that merges into a pending MSHR (merge=probe; GPGPU-Sim answers a
@@ -46,10 +47,8 @@
  * until it gets there.
  *
  * Writes: a global store removes its line from every VTA (vta_write).
- * Still different from the authors' code (docs/policies.md): the eviction
- * goes to the warp that allocated the line, not the last one that merged
- * into it; a store miss does not push its set's LRU line into a VTA; stale
- * invalidated lines are not reinserted; barriers count in I.
+ * Still different from the authors' code (docs/policies.md): a store miss does not push its set's
+ * LRU line into a VTA; stale invalidated lines are not reinserted; barriers count in I.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -82,6 +81,7 @@ static const struct ccws_opts defaults = {
     .merge = MERGE_PROBE,
     .vta_index = INDEX_HASH,
     .atomics = ATOMICS_HOLD,
+    .evict_to = EVICT_TO_SOURCE,
 };
 
 static const char *const repl_words[] = {"fifo", "lru", NULL};
@@ -97,6 +97,7 @@ static const char *const eexit_words[] = {"insert", "drop", NULL};
 static const char *const merge_words[] = {"probe", "ignore", NULL};
 static const char *const index_words[] = {"hash", "mod", NULL};
 static const char *const atomics_words[] = {"hold", "free", NULL};
+static const char *const evict_to_words[] = {"source", "alloc", NULL};
 
 #define OPT(f) offsetof(struct ccws_opts, f)
 
@@ -122,6 +123,7 @@ const struct ccws_key pol_ccws_keys[] = {
     {"merge", OPT(merge), 0, 0, merge_words},
     {"vta_index", OPT(vta_index), 0, 0, index_words},
     {"atomics", OPT(atomics), 0, 0, atomics_words},
+    {"evict_to", OPT(evict_to), 0, 0, evict_to_words},
 };
 
 const size_t pol_ccws_nkeys = sizeof(pol_ccws_keys) / sizeof(pol_ccws_keys[0]);
@@ -257,6 +259,8 @@ static void core_destroy(struct ccws *c)
     free(c->rank);
     free(c->hist);
     free(c->series);
+    free(c->src_line);
+    free(c->src_slot);
     free(c);
 }
 
@@ -275,6 +279,14 @@ static struct ccws *core_create(const struct ccws_opts *o, const struct pol_warp
     c->w = calloc(p->max_warps, sizeof(*c->w));
     c->rank = calloc(p->max_warps, sizeof(*c->rank));
     c->hist = calloc((size_t)p->max_warps + 1, sizeof(*c->hist));
+    if (o->evict_to == EVICT_TO_SOURCE) {
+        c->src_line = calloc(CCWS_SRC_ENTRIES, sizeof(*c->src_line));
+        c->src_slot = calloc(CCWS_SRC_ENTRIES, sizeof(*c->src_slot));
+        if (!c->src_line || !c->src_slot) {
+            core_destroy(c);
+            return NULL;
+        }
+    }
     c->vta = pol_ccws_vta_create(p->max_warps, o->entries, o->assoc,
                                  o->repl == REPL_LRU ? POL_CCWS_VTA_LRU : POL_CCWS_VTA_FIFO);
     if (!c->w || !c->rank || !c->hist || !c->vta) {
@@ -660,9 +672,41 @@ static void ccws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint64
     }
 }
 
-/* A line leaves the L1D: into the VTA of the slot that allocated it. */
+/* The line's entry in the source table. */
+static uint32_t src_index(uint64_t line)
+{
+    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 52) & (CCWS_SRC_ENTRIES - 1);
+}
+
+/* slot missed or merged on line: it becomes the line's source warp (write-up 4). */
+static void set_source(struct ccws *c, uint32_t slot, uint64_t line)
+{
+    uint32_t i;
+
+    if (!c->src_line)
+        return;
+    i = src_index(line);
+    c->src_line[i] = line + 1;
+    c->src_slot[i] = (uint16_t)slot;
+}
+
+/*
+ * A line leaves the L1D: into the VTA of its source slot, the last that
+ * missed or merged on it (evict_to=source, the authors), else of the slot
+ * that allocated it.
+ */
 static void evicted(struct ccws *c, uint32_t slot, uint64_t line, bool exited)
 {
+    uint32_t i = src_index(line);
+
+    if (c->src_line && c->src_line[i] == line + 1) {
+        c->src_line[i] = 0;
+        if (c->src_slot[i] != slot) {
+            slot = c->src_slot[i];
+            exited = false;
+            c->st.evict_redirected++;
+        }
+    }
     if ((exited || !c->w[slot].occupied) && c->o.evict_exited == EEXIT_DROP) {
         c->st.evict_dropped++;
         return;
@@ -703,6 +747,7 @@ static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t 
         if (!c->w[slot].occupied)
             break;
         c->st.vta_probes++;
+        set_source(c, slot, line);
         if (pol_ccws_vta_probe(c->vta, slot, line))
             vta_hit(c, slot);
         touch(c, slot);

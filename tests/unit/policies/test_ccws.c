@@ -1035,6 +1035,32 @@ static void test_ccws_atomics_held(void **state)
     drop(f);
 }
 
+/* A line's eviction goes to the last warp that missed or merged on it (evict_to=source). */
+static void test_ccws_evict_to_source(void **state)
+{
+    struct sm *s = make("ccws", 4), *a = make("ccws:evict_to=alloc", 4);
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        struct sm *x = i ? a : s;
+
+        permitted(x);
+        issues(x, 10);
+        mem(x, POL_MEM_L1_MISS, 1, 7);  /* slot 1 allocates line 7 */
+        mem(x, POL_MEM_L1_MERGE, 2, 7); /* slot 2 merges into its MSHR */
+        mem(x, POL_MEM_L1_EVICT, 1, 7); /* the L1D names the allocator */
+        mem(x, POL_MEM_L1_MISS, 2, 7);
+        mem(x, POL_MEM_L1_MISS, 1, 7);
+    }
+    assert_int_equal(stats(s).vta_hits, 1);
+    assert_true(score(s, 2) > 100 && score(s, 1) == 100);
+    assert_int_equal(stats(s).evict_redirected, 1);
+    assert_int_equal(stats(a).vta_hits, 1);
+    assert_true(score(a, 1) > 100 && score(a, 2) == 100);
+    drop(s);
+    drop(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1044,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_ccws_slot_reuse_authors),
         cmocka_unit_test(test_ccws_merge_probes),
         cmocka_unit_test(test_ccws_atomics_held),
+        cmocka_unit_test(test_ccws_evict_to_source),
         cmocka_unit_test(test_ccws_oracle14_27_gto_without_vta_hits),
         cmocka_unit_test(test_ccws_oracle15_cutoff),
         cmocka_unit_test(test_ccws_oracle16_17_vta_owner),
