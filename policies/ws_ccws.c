@@ -611,10 +611,11 @@ static uint32_t ccws_order(void *st, const struct pol_warp_view *v, uint32_t n, 
     /* Once per core cycle, by whichever of the SM's schedulers asks first. */
     if (!s->shared || !c->evaluated || c->eval_at != now) {
         evaluate(c, now);
-        if (c->o.decay == DECAY_INST)
-            release_barrier_mates(c, v, order, k);
         pol_ccws_record(c, now);
     }
+    /* Each scheduler frees its own barred barrier-mates (it alone sees their views). */
+    if (c->o.decay == DECAY_INST)
+        release_barrier_mates(c, v, order, k);
     pol_util_sort_age(order, k, v);
     pol_util_greedy_first(order, k, v, s->greedy_slot, s->greedy_age);
     return k;
