@@ -83,7 +83,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
-        struct pol_warp_sched_params wp = {i, p->nsched, p->max_warps, id, env->ws_args};
+        struct pol_warp_sched_params wp = {i,  p->nsched,    p->max_warps,
+                                           id, env->ws_args, &s->ws_shared};
 
         s->sched[i] = env->ws->create(&wp, err);
         if (!s->sched[i])

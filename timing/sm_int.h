@@ -39,6 +39,7 @@ struct cta {
 };
 
 struct tm_sm {
+    void *ws_shared; /* the state the SM's warp schedulers share, if their policy wants one */
     struct tm_sm_env env;
     const struct tm_params *prm;
     uint32_t id;

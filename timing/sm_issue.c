@@ -112,6 +112,24 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
     return is.ready;
 }
 
+/*
+ * A branch the warp just executed, for a scheduler that wants the outcomes:
+ * each path it now has, the new SIMT stack entries when it diverged (sp0:
+ * the depth before), else the top.
+ */
+static void branch_outcomes(struct tm_sm *s, uint32_t slot, const struct cand *c, uint32_t sp0)
+{
+    const struct isa_warp *w = s->wp[slot].w;
+    void *st = s->sched[slot % s->prm->nsched];
+
+    if (!s->env.ws->on_branch || w->state == ISA_WARP_DONE || !w->sp ||
+        w->fr[w->nfr - 1].fidx != c->fidx ||
+        w->cta->L->p->m->funcs[c->fidx]->instrs[c->pc].op != ISA_OP_BRA)
+        return;
+    for (uint32_t i = w->sp > sp0 ? sp0 : w->sp - 1; i < w->sp; i++)
+        s->env.ws->on_branch(st, slot, c->pc, w->st[i].pc, s->now);
+}
+
 /* A warp that executed its exit: it retires once its loads and stores are answered. */
 static void warp_exited(struct tm_sm *s, uint32_t slot)
 {
@@ -135,6 +153,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     size_t base = tm_sm_reg_base(w);
     uint32_t extra = bank_extra(s, ii, slot);
     uint64_t ready;
+    uint32_t sp0 = w->sp;
     int rc;
 
     info.space = 0;
@@ -142,6 +161,8 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     rc = isa_warp_step(w, &info);
     if (rc)
         return rc;
+    if (ii->is_ctrl)
+        branch_outcomes(s, slot, c, sp0);
     if (tm_sb_grow(&h->sb, w->regs_cap / ISA_WARP_SIZE + 1))
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
     s->k.issued++;
@@ -235,12 +256,13 @@ static enum why policy_allows(struct tm_sm *s, uint32_t sid, const struct pol_wa
                               const struct cand *c)
 {
     const struct isa_instr *in = &s->wp[v->slot].w->cta->L->p->m->funcs[c->fidx]->instrs[c->pc];
-    struct pol_instr_view iv = {c->ii->is_mem, false, 0, c->pc};
+    struct pol_instr_view iv = {.is_mem = c->ii->is_mem, .pc = c->pc};
 
     iv.space = in->space;
     iv.is_load = c->ii->is_mem && (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) &&
                  in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_PARAM &&
                  in->space != ISA_SPACE_CONST;
+    iv.is_atomic = (in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && in->space != ISA_SPACE_SHARED;
     return s->env.ws->may_issue(s->sched[sid], v, &iv) ? W_EXEC : W_STRUCT;
 }
 

@@ -16,9 +16,10 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
                         uint16_t warp, uint64_t now)
 {
     struct tm_sm *s = ctx;
-    enum pol_mem_event e = kind == MEM_OBS_HIT    ? POL_MEM_L1_HIT
-                           : kind == MEM_OBS_MISS ? POL_MEM_L1_MISS
-                                                  : POL_MEM_L1_EVICT;
+    enum pol_mem_event e = kind == MEM_OBS_HIT     ? POL_MEM_L1_HIT
+                           : kind == MEM_OBS_MISS  ? POL_MEM_L1_MISS
+                           : kind == MEM_OBS_MERGE ? POL_MEM_L1_MERGE
+                                                   : POL_MEM_L1_EVICT;
 
     if (r->type != MEM_READ || warp >= s->prm->max_warps)
         return; /* writes reach the schedulers from the LD/ST unit (POL_MEM_L1_WRITE) */
