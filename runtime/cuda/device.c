@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <cuda_profiler_api.h> /* cudaProfilerStart/Stop: their prototypes */
+
 #include "memsys/cache.h"
 #include "isa/engine.h"
 #include "runtime/cuda/cudart.h"

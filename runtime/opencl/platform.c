@@ -417,28 +417,6 @@ CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id
     return ocl_platform_ids(n, platforms, num);
 }
 
-static void *ocl_extension_address(const char *name)
-{
-    if (name && !strcmp(name, "clIcdGetPlatformIDsKHR"))
-        return (void *)clIcdGetPlatformIDsKHR;
-    if (name && !strcmp(name, "clGetPlatformInfo"))
-        return (void *)ocl_platform_info;
-    if (name && !strcmp(name, "clCreateProgramWithILKHR"))
-        return (void *)ocl_create_program_with_il;
-    return NULL;
-}
-
-CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
-{
-    return ocl_extension_address(name);
-}
-
-CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id p,
-                                                                        const char *name)
-{
-    return p == &the_platform ? ocl_extension_address(name) : NULL;
-}
-
 /* Static versions for the dispatch table (never bound to the loader's exports). */
 cl_int CL_API_CALL ocl_d_platform_ids(cl_uint n, cl_platform_id *p, cl_uint *num)
 {
@@ -449,16 +427,6 @@ cl_int CL_API_CALL ocl_d_platform_info(cl_platform_id p, cl_platform_info name, 
                                        void *value, size_t *size_ret)
 {
     return ocl_platform_info(p, name, size, value, size_ret);
-}
-
-void *CL_API_CALL ocl_d_ext_address(const char *name)
-{
-    return ocl_extension_address(name);
-}
-
-void *CL_API_CALL ocl_d_ext_address_platform(cl_platform_id p, const char *name)
-{
-    return p == &the_platform ? ocl_extension_address(name) : NULL;
 }
 
 /* ---- device ------------------------------------------------------------ */
