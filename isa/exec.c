@@ -363,21 +363,6 @@ static uint32_t guard_mask(const struct xctx *x)
     return x->in->guard_neg ? ~m : m;
 }
 
-enum isa_exec_class x_class_of(enum isa_op op)
-{
-    if (x_is_ctrl(op))
-        return ISA_X_CTRL;
-    if (op == ISA_OP_BAR || op == ISA_OP_BARRIER)
-        return ISA_X_BAR;
-    if (op == ISA_OP_MOV)
-        return ISA_X_MOV;
-    if (x_is_mem(op))
-        return ISA_X_MEM;
-    if (x_is_sync(op))
-        return ISA_X_SYNC;
-    return isa_alu_handles(op) ? ISA_X_ALU : ISA_X_UNSUPPORTED;
-}
-
 int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
 {
     struct xctx x;
@@ -420,6 +405,7 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     case ISA_X_ALU: rc = exec_alu(&x); break;
     case ISA_X_MOV: rc = exec_mov(&x); break;
     case ISA_X_MEM: rc = x_exec_mem(&x); break;
+    case ISA_X_TEX: rc = x_exec_tex(&x); break;
     case ISA_X_SYNC: rc = x_exec_sync(&x); break;
     case ISA_X_CTRL: return x_exec_ctrl(&x);
     case ISA_X_BAR: return x_exec_sync(&x); /* advances itself, may leave the warp waiting */

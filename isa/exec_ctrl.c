@@ -11,17 +11,6 @@
 #include "isa/exec_int.h"
 #include "isa/printf_fmt.h"
 
-bool x_is_ctrl(enum isa_op op)
-{
-    switch (op) {
-    case ISA_OP_BRA: case ISA_OP_BRX: case ISA_OP_CALL: case ISA_OP_RET:
-    case ISA_OP_EXIT: case ISA_OP_TRAP: case ISA_OP_BRKPT:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static int push(struct isa_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
     if (w->sp == w->st_cap) {

@@ -53,18 +53,11 @@ int x_read_generic(struct xctx *x, uint32_t lane, uint64_t addr, void *buf, uint
 /* Local memory of a lane (its whole stack). */
 uint8_t *x_lane_local(struct isa_warp *w, uint32_t lane);
 
-int x_exec_mem(struct xctx *x);   /* ld ldu st atom red cvta isspacep prefetch */
-int x_exec_ctrl(struct xctx *x);  /* bra brx call ret exit trap brkpt */
-int x_exec_sync(struct xctx *x);  /* bar barrier membar fence vote match shfl activemask redux nanosleep */
-bool x_is_mem(enum isa_op op);
-/* tex tld4 txq suld sust sured suq on texture and surface objects (exec_tex.c). */
-int x_exec_tex(struct xctx *x);
-bool x_is_tex(enum isa_op op);
-bool x_is_ctrl(enum isa_op op);
-bool x_is_sync(enum isa_op op);
-
-/* The dispatch class of an opcode (see enum isa_exec_class). */
-enum isa_exec_class x_class_of(enum isa_op op);
+/* The executors of the execution classes of isa/opcodes.def (enum isa_xclass). */
+int x_exec_mem(struct xctx *x);  /* MEM: ld ldu st atom red cvta isspacep prefetch ... */
+int x_exec_ctrl(struct xctx *x); /* CTRL: bra brx call ret exit trap brkpt */
+int x_exec_sync(struct xctx *x); /* SYNC and BAR: bar barrier membar fence vote match shfl ... */
+int x_exec_tex(struct xctx *x);  /* TEX: tex tld4 txq suld sust sured suq */
 
 /* Advances the SIMT stack past the current instruction and reconverges. */
 int x_advance(struct xctx *x);
