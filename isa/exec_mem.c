@@ -10,42 +10,6 @@
 #include "isa/exec_int.h"
 #include "isa/half.h"
 
-uint64_t x_sym_addr(struct xctx *x, uint8_t symscope, uint32_t idx, uint8_t *space)
-{
-    const struct isa_var *v;
-
-    switch (symscope) {
-    case ISA_SYM_PARAM:
-        if (x->f->is_entry) {
-            *space = ISA_SPACE_PARAM;
-            return x->fi->param_off[idx];
-        }
-        *space = ISA_SPACE_LOCAL;
-        return x->fr->local_base + x->fi->param_off[idx];
-    case ISA_SYM_RET:
-        *space = ISA_SPACE_LOCAL;
-        return x->fr->local_base + x->fi->ret_off[idx];
-    case ISA_SYM_LOCAL:
-        v = &x->f->locals[idx];
-        if (v->space == ISA_SPACE_SHARED) {
-            *space = ISA_SPACE_SHARED;
-            return x->fi->local_off[idx];
-        }
-        *space = ISA_SPACE_LOCAL;
-        return x->fr->local_base + x->fi->local_off[idx];
-    default:
-        v = &x->p->m->vars[idx];
-        if (v->space == ISA_SPACE_SHARED) {
-            uint32_t off = x->p->ki[x->L->kernel].shared_off[idx];
-
-            *space = ISA_SPACE_SHARED;
-            return off == UINT32_MAX ? 0 : off;
-        }
-        *space = v->space == ISA_SPACE_CONST ? ISA_SPACE_CONST : ISA_SPACE_GLOBAL;
-        return x->p->var_addr[idx];
-    }
-}
-
 static uint64_t to_generic(uint8_t space, uint64_t a)
 {
     switch (space) {
