@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/functional_time.h"
 #include "runtime/stop.h"
 
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
@@ -85,7 +86,7 @@ static double seconds(void)
 static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, dim3 b,
                            uint64_t warp0, uint64_t thread0, double wall_s)
 {
-    uint64_t ctas = (uint64_t)g.x * g.y * g.z, par = ctas < RT_NSM ? ctas : RT_NSM;
+    uint64_t ctas = (uint64_t)g.x * g.y * g.z;
     struct ptxsim_kstat ks = {
         .name = k->name,
         .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
@@ -104,7 +105,7 @@ static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, 
         c->sim_ns += (double)ks.cycles * 1e3 / tm->core_mhz;
         return rt_stats_add(c, &ks);
     }
-    ks.cycles = (ks.warp_insn + par - 1) / par;
+    ks.cycles = ptxsim_functional_cycles(ks.warp_insn, ctas, RT_NSM);
     c->sim_ns += (double)ks.cycles * 1e9 / RT_CORE_HZ;
     return rt_stats_add(c, &ks);
 }

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "memsys/cache.h"
+#include "runtime/functional_time.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
 #include "runtime/stop.h"
@@ -191,7 +192,6 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
     const struct ocl_env *e = ocl_env();
     const struct tm_stats *tm = ptxsim_timing_last(c->dev);
     uint64_t ctas = (uint64_t)grid->x * grid->y * grid->z;
-    uint64_t par = ctas < e->compute_units ? ctas : e->compute_units;
     struct ptxsim_kstat ks = {
         .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
         .thread_insn = ptxsim_thread_insts(c->dev) - thread0,
@@ -207,9 +207,7 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
         ks.cycles = tm->c.cycles;
         ns = (double)ks.cycles * 1e3 / tm->core_mhz;
     } else {
-        /* Functional estimate: one warp instruction per SM per core cycle (as the CUDA runtime). */
-        par = par ? par : 1;
-        ks.cycles = (ks.warp_insn + par - 1) / par;
+        ks.cycles = ptxsim_functional_cycles(ks.warp_insn, ctas, e->compute_units);
         ns = (double)ks.cycles * 1e3 / e->core_mhz;
     }
     pthread_mutex_lock(&g_stats.lock);
