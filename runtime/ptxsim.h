@@ -134,6 +134,34 @@ int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 
                   struct ptxsim_dim3 block, uint32_t dyn_shared, void *const *args);
 
 /*
+ * Concurrent kernels (timing mode; functional launches stay one at a time).
+ * ptxsim_kernel_slots is -gpgpu_max_concurrent_kernel in timing mode, 0 in
+ * functional mode. ptxsim_pack_params copies a launch's arguments (one
+ * pointer per parameter) into a new parameter buffer (free it with free()),
+ * so that a launch can start after the caller's arguments are gone.
+ * ptxsim_launch_start puts a launch on the GPU next to the kernels in flight
+ * (a slot must be free: ptxsim_kernels_in_flight < slots) and returns at once.
+ * ptxsim_run_wait advances simulated time until r is done (r NULL: until
+ * some kernel in flight is, or none is left). ptxsim_run_done says whether r
+ * finished; ptxsim_run_finish takes a done r's result (0 or a fault code,
+ * with the device's last error and sticky fault set as ptxsim_launch sets
+ * them) and statistics, and frees r. A fault ends every kernel in flight.
+ */
+struct ptxsim_run;
+unsigned ptxsim_kernel_slots(const struct ptxsim_device *d);
+unsigned ptxsim_kernels_in_flight(const struct ptxsim_device *d);
+int ptxsim_pack_params(struct ptxsim_module *m, const char *name, void *const *args, void **buf,
+                       uint32_t *bytes);
+int ptxsim_launch_start(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
+                        struct ptxsim_dim3 block, uint32_t dyn_shared, const void *params,
+                        uint32_t param_bytes, struct ptxsim_run **out);
+void ptxsim_run_wait(struct ptxsim_device *d, struct ptxsim_run *r);
+bool ptxsim_run_done(const struct ptxsim_run *r);
+int ptxsim_run_finish(struct ptxsim_device *d, struct ptxsim_run *r, struct tm_stats *stats);
+/* Simulated time of the timing model in nanoseconds (0 in functional mode). */
+double ptxsim_timing_time_ns(const struct ptxsim_device *d);
+
+/*
  * Abandons the running launch (callable from any thread, without the lock
  * the launching thread holds): ptxsim_launch returns PS_EABANDONED soon, and
  * every later launch at once. For exit handlers.

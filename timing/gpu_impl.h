@@ -50,6 +50,7 @@ struct tm_gpu {
     uint32_t rr;                            /* CTA issue's first SM, rotating */
     uint64_t last_issue_cycle, last_issued; /* deadlock watchdog */
     uint64_t sample_next;                   /* CTA policy sampling */
+    uint64_t busy_mark; /* core cycle up to which kernels' gpu_cycles were counted */
     struct tm_sm_counters *sample_base;     /* per SM, at the last sample */
 };
 

@@ -169,6 +169,22 @@ void tm_kernels_issue(struct tm_gpu *g)
     g->rr = (g->rr + 1) % nsm;
 }
 
+/*
+ * Where the busy time k's completion adds begins: the last completion, or
+ * the earliest start among the kernels in flight if the GPU idled since.
+ */
+static uint64_t busy_from(const struct tm_gpu *g, const struct tm_kernel *k)
+{
+    uint64_t first = k->start_cycle;
+
+    for (uint32_t i = 0; i < g->nslots; i++)
+        if (g->slot[i] && g->slot[i]->start_cycle < first)
+            first = g->slot[i]->start_cycle;
+    if (g->busy_mark > g->core_now) /* a machine rebuilt after a fault keeps its clock */
+        return first;
+    return first > g->busy_mark ? first : g->busy_mark;
+}
+
 /* Ends k on its SMs and takes its statistics; it leaves its slot. */
 static void retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
 {
@@ -182,6 +198,8 @@ static void retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
             unbind(g, i);
     tm_gpu_lines_write(g);
     tm_gpu_fill_stats(g, k, &k->stats, now_s() - k->t0);
+    k->stats.gpu_cycles = g->core_now - busy_from(g, k);
+    g->busy_mark = g->core_now;
     g->last = k->stats;
     for (uint32_t i = 0; i < g->nslots; i++)
         if (g->slot[i] == k)

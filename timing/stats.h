@@ -41,6 +41,9 @@ struct tm_stats {
      * kernels were in flight with it (0 for the whole run's figures). */
     uint64_t start_cycle, end_cycle;
     uint32_t overlapped;
+    /* Cycles the GPU's clock advanced for it alone: the union of the kernels' windows is the
+     * sum of this over kernels (equal to c.cycles when nothing overlapped). */
+    uint64_t gpu_cycles;
     struct tm_counters c;
 };
 

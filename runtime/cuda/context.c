@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 #include "runtime/cuda/stubs.h"
 
 #define RT_HOST_BASE UINT64_C(0x200000000000)
@@ -175,6 +176,7 @@ cudaError_t rt_lock_for_exit(struct rt_ctx **out)
         pthread_mutex_unlock(&c->lock);
         return e;
     }
+    rt_sched_drain(c); /* work the program queued and never waited for runs before exit */
     *out = c;
     return cudaSuccess;
 }
@@ -183,6 +185,7 @@ cudaError_t rt_device_recreate(struct rt_ctx *c)
 {
     struct ptxsim_options o = c->opts;
 
+    rt_sched_release(c); /* queued work completes on the old device */
     rt_fatbin_unload_all(c);
     rt_host_release_all(c, true);
     rt_arrays_release(c); /* their memory and the objects over them go with the device */
@@ -263,8 +266,10 @@ __attribute__((destructor)) static void ctx_fini(void)
 
     if (!c || !lock_for_exit(c))
         return;
-    if (!c->init_err)
+    if (!c->init_err) {
+        rt_sched_drain(c);
         rt_stats_write(c);
+    }
     c->unloading = true;
     rt_registry_free(c);
     rt_host_release_all(c, false);

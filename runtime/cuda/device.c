@@ -14,6 +14,7 @@
 #include "memsys/cache.h"
 #include "isa/engine.h"
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 #define RT_CONST_BYTES 65536
 #define RT_DRIVER_VERSION 13000
@@ -298,6 +299,8 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c))
+        rt_sched_drain(c);
     return rt_unlock(c, e ? e : c->sticky);
 }
 

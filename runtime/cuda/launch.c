@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 #include "runtime/stop.h"
 
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
@@ -164,8 +165,11 @@ static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 gri
     if (shmem > RT_SHARED_PER_BLOCK ||
         (k->max_dyn_shared < 0 ? false : shmem > (size_t)k->max_dyn_shared))
         return cudaErrorInvalidValue;
-    e = rt_fatbin_load(c, k->fb);
-    return e ? e : run(c, k, grid, block, args, shmem);
+    if ((e = rt_fatbin_load(c, k->fb)))
+        return e;
+    if (rt_sched_on(c)) /* timing mode: queued on its stream, kernels of streams overlap */
+        return rt_sched_kernel(c, k, grid, block, args, shmem, stream);
+    return run(c, k, grid, block, args, shmem);
 }
 
 static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
@@ -207,14 +211,25 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
 {
     return launch(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
-RT_ALIAS(__cudaLaunchKernel, __cudaLaunchKernel_ptsz);
+
+/* The _ptsz entry points (--default-stream per-thread): stream 0 is the thread's own. */
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel, gridDim, blockDim, args, sharedMem, rt_ptsz(stream));
+}
 
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
     return launch(func, gridDim, blockDim, args, sharedMem, stream);
 }
-RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
+
+RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                         void **args, size_t sharedMem, cudaStream_t stream)
+{
+    return launch(func, gridDim, blockDim, args, sharedMem, rt_ptsz(stream));
+}
 
 /*
  * The feature a launch attribute asks for that ptxsim refuses (a cooperative launch, clusters
@@ -255,4 +270,15 @@ RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const v
     return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                   config->stream);
 }
-RT_ALIAS(cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz);
+
+RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                            void **args)
+{
+    cudaLaunchConfig_t own;
+
+    if (!config)
+        return cudaLaunchKernelExC(config, func, args);
+    own = *config;
+    own.stream = rt_ptsz(own.stream);
+    return cudaLaunchKernelExC(&own, func, args);
+}
