@@ -34,9 +34,9 @@ struct ptxsim_options {
     uint32_t shared_per_cta;   /* bytes */
     uint32_t max_threads_per_cta;
     uint32_t nsm;
-    uint64_t heap_bytes;       /* device malloc heap */
-    int memcheck;              /* nonzero: every access outside an allocation faults */
-    FILE *printf_out;          /* device printf output (default stdout) */
+    uint64_t heap_bytes; /* device malloc heap */
+    int memcheck;        /* nonzero: every access outside an allocation faults */
+    FILE *printf_out;    /* device printf output (default stdout) */
     /* Thread instructions over the device's life before launches stop with PS_ERUNAWAY (0 = no
      * cap); in functional mode (the timing model applies -gpgpu_max_insn itself). */
     uint64_t max_thread_insts;
@@ -76,7 +76,8 @@ struct ptxsim_kernel_info {
     uint32_t nparams;
     uint32_t param_offset[PTXSIM_MAX_PARAMS]; /* byte offset in the parameter buffer */
     uint32_t param_size[PTXSIM_MAX_PARAMS];
-    uint8_t param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none */
+    uint8_t
+        param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none */
     uint32_t static_shared; /* bytes; dynamic shared memory starts at the 16-aligned end */
     uint32_t regs;          /* declared 32-bit register words (kernel and callees) */
     uint64_t local_bytes;   /* .local bytes per thread (kernel and callees) */

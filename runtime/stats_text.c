@@ -175,7 +175,8 @@ static void put_kernel(FILE *out, const struct ptxsim_kstat *k, size_t uid, size
             s->grid[2], s->block[0], s->block[1], s->block[2]);
     fprintf(out, "gpu_sim_cycle = %llu\n", U(s->c.cycles));
     if (s->overlapped)
-        fprintf(out, "kernel_concurrent = cycles %llu..%llu, %u other kernel(s) in flight with it\n",
+        fprintf(out,
+                "kernel_concurrent = cycles %llu..%llu, %u other kernel(s) in flight with it\n",
                 U(s->start_cycle), U(s->end_cycle), s->overlapped);
     fprintf(out, "gpu_sim_insn = %llu\n", U(s->c.thread_insts));
     fprintf(out, "gpu_ipc = %12.4f\n", d.ipc);

@@ -182,7 +182,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             "\"ctas\": %llu, \"kernels\": %llu, \"wall_s\": %.6f, \"sim_rate\": %.0f,\n",
             indent, "", U(c->cycles), U(c->thread_insts), U(c->warp_insts), d.ipc, U(c->ctas),
             U(c->kernels), s->wall_s, d.sim_rate);
-    if (s->overlapped)
+    if (s->end_cycle) /* a kernel's figures, not the whole run's */
         fprintf(out,
                 "%*s \"concurrent\": {\"start_cycle\": %llu, \"end_cycle\": %llu, "
                 "\"overlapped_kernels\": %u, \"gpu_cycles\": %llu},\n",

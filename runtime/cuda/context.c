@@ -216,8 +216,9 @@ void rt_warn_unsupported(struct rt_ctx *c, const char *name)
         if (!strcmp(c->warned[i], name))
             return;
     feature = rt_feature_of(name);
-    fprintf(stderr, "ptxsim: %s is not supported%s%s%s: it returns cudaErrorNotSupported and the "
-                    "program goes on\n",
+    fprintf(stderr,
+            "ptxsim: %s is not supported%s%s%s: it returns cudaErrorNotSupported and the "
+            "program goes on\n",
             name, feature ? " (" : "", feature ? feature : "", feature ? ")" : "");
     nw = realloc(c->warned, (c->nwarned + 1) * sizeof(*nw));
     if (!nw)

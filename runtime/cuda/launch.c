@@ -24,8 +24,8 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                               void *stream);
 RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
-RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-                                      void **args, size_t sharedMem, cudaStream_t stream);
+RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream);
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream);
 
@@ -225,8 +225,8 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
     return launch(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
-                                         void **args, size_t sharedMem, cudaStream_t stream)
+RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream)
 {
     return launch(func, gridDim, blockDim, args, sharedMem, rt_ptsz(stream));
 }

@@ -270,8 +270,8 @@ static cudaError_t host_alloc(void **p, size_t size, enum rt_host_kind kind, uns
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped |
-                            cudaHostAllocWriteCombined)) {
+    if (flags &
+        ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
         rt_set_last(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
     }
@@ -349,6 +349,8 @@ RT_API cudaError_t cudaHostUnregister(void *ptr)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c))
+        rt_sched_drain(c); /* queued kernels may still use the memory */
     if (!e && rt_host_free(c, ptr, RT_HOST_REGISTERED))
         e = cudaErrorHostMemoryNotRegistered;
     return rt_unlock(c, e);

@@ -109,8 +109,8 @@ static struct rt_queue *queue_of(struct rt_sched *s, cudaStream_t h, bool create
     q->per_thread = h == cudaStreamPerThread;
     q->thread = pthread_self();
     q->handle = q->legacy ? NULL : h;
-    q->nonblocking = !q->legacy && !q->per_thread &&
-                     (((struct rt_stream *)h)->flags & cudaStreamNonBlocking);
+    q->nonblocking =
+        !q->legacy && !q->per_thread && (((struct rt_stream *)h)->flags & cudaStreamNonBlocking);
     *s->qtail = q;
     s->qtail = &q->next;
     return q;
@@ -324,8 +324,8 @@ static void op_failed(struct rt_ctx *c, int rc)
 /* Starts kernel op o; false when it must wait for a kernel slot. */
 static bool start_kernel(struct rt_ctx *c, struct rt_op *o)
 {
-    struct ptxsim_dim3 g = {o->grid.x, o->grid.y, o->grid.z}, b = {o->block.x, o->block.y,
-                                                                    o->block.z};
+    struct ptxsim_dim3 g = {o->grid.x, o->grid.y, o->grid.z},
+                       b = {o->block.x, o->block.y, o->block.z};
     unsigned busy = ptxsim_kernels_in_flight(c->dev);
     cudaError_t e;
     int rc;
@@ -340,8 +340,8 @@ static bool start_kernel(struct rt_ctx *c, struct rt_op *o)
     }
     rt_host_revalidate(c);
     o->t0 = wall_now();
-    rc = ptxsim_launch_start(o->k->fb->mod, o->k->name, g, b, o->shmem, o->params,
-                             o->param_bytes, &o->run);
+    rc = ptxsim_launch_start(o->k->fb->mod, o->k->name, g, b, o->shmem, o->params, o->param_bytes,
+                             &o->run);
     if (rc)
         op_failed(c, rc);
     return true;
