@@ -102,7 +102,7 @@ static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, 
         ks.timed = true;
         ks.tm = *tm;
         ks.cycles = tm->c.cycles;
-        c->sim_ns += (double)ks.cycles * 1e3 / tm->core_mhz;
+        rt_sched_clock(c); /* the timing model's elapsed time, kernels side by side counted once */
         return rt_stats_add(c, &ks);
     }
     ks.cycles = (ks.warp_insn + par - 1) / par;
@@ -149,6 +149,15 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
     return e ? e : e2;
 }
 
+/* __managed__ variables have host copies synchronised around each launch (rt_managed_sync). */
+static bool has_managed_vars(const struct rt_ctx *c)
+{
+    for (const struct rt_fatbin *f = c->fatbins; f; f = f->next)
+        if (f->managed_host && f->mod)
+            return true;
+    return false;
+}
+
 static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block,
                                  void **args, size_t shmem, cudaStream_t stream)
 {
@@ -167,9 +176,17 @@ static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 gri
         return cudaErrorInvalidValue;
     if ((e = rt_fatbin_load(c, k->fb)))
         return e;
-    if (rt_sched_on(c)) /* timing mode: queued on its stream, kernels of streams overlap */
+    if (rt_sched_on(c) && !has_managed_vars(c)) /* timing mode: kernels of streams overlap */
         return rt_sched_kernel(c, k, grid, block, args, shmem, stream);
+    if (rt_sched_on(c))
+        rt_sched_drain(c); /* managed variables: one launch at a time, after the queued ones */
     return run(c, k, grid, block, args, shmem);
+}
+
+cudaError_t rt_launch(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block, void **args,
+                      size_t shmem, cudaStream_t stream)
+{
+    return launch_kernel(c, k, grid, block, args, shmem, stream);
 }
 
 static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,

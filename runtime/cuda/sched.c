@@ -12,8 +12,8 @@
  *
  * The simulated clock (events) is the timing model's time plus the copies'
  * time (rt_account_copy), so kernels that overlap are not counted twice.
- * Programs with __managed__ variables run their kernels one at a time: the
- * variables' host copies are synchronised around every launch.
+ * Programs with __managed__ variables do not queue (launch.c): the variables'
+ * host copies are synchronised around every launch, one launch at a time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +290,8 @@ static void clock_sync(struct rt_ctx *c)
 {
     double g = ptxsim_timing_time_ns(c->dev);
 
+    if (!sched_of(c))
+        return;
     if (g < c->sched->gpu_seen_ns) /* a fresh device */
         c->sched->gpu_seen_ns = 0;
     c->sim_ns += g - c->sched->gpu_seen_ns;
@@ -302,14 +304,6 @@ static double wall_now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static bool has_managed_vars(const struct rt_ctx *c)
-{
-    for (const struct rt_fatbin *f = c->fatbins; f; f = f->next)
-        if (f->managed_host && f->mod)
-            return true;
-    return false;
 }
 
 /* The error of a queued operation that failed: no call is left to return it to. */
@@ -327,17 +321,12 @@ static bool start_kernel(struct rt_ctx *c, struct rt_op *o)
     struct ptxsim_dim3 g = {o->grid.x, o->grid.y, o->grid.z},
                        b = {o->block.x, o->block.y, o->block.z};
     unsigned busy = ptxsim_kernels_in_flight(c->dev);
-    cudaError_t e;
     int rc;
 
-    if (busy >= ptxsim_kernel_slots(c->dev) || (busy && has_managed_vars(c)))
+    if (busy >= ptxsim_kernel_slots(c->dev))
         return false;
     if (c->sticky) /* the context is broken: later work does not run */
         return true;
-    if ((e = rt_managed_sync(c, true))) {
-        rt_set_last(e);
-        return true;
-    }
     rt_host_revalidate(c);
     o->t0 = wall_now();
     rc = ptxsim_launch_start(o->k->fb->mod, o->k->name, g, b, o->shmem, o->params, o->param_bytes,
@@ -368,8 +357,6 @@ static void finish_kernel(struct rt_ctx *c, struct rt_op *o)
         rt_stop_truncated(c, "the process exited while a kernel ran; that launch was abandoned");
     else if (rc)
         op_failed(c, rc);
-    if ((e = rt_managed_sync(c, false)))
-        rt_set_last(e);
 }
 
 /* Runs o, which heads its queue and is ready; false if it must wait (kernel slots). */
@@ -462,6 +449,11 @@ static void drain_until(struct rt_ctx *c, const uint64_t *ids, uint32_t n)
     fflush(stdout);
     s->draining = false;
     ptxsim_stop_after_launch(); /* a signal meanwhile: statistics, then the signal */
+}
+
+void rt_sched_clock(struct rt_ctx *c)
+{
+    clock_sync(c);
 }
 
 void rt_sched_drain(struct rt_ctx *c)

@@ -35,6 +35,8 @@ cudaError_t rt_sched_host(struct rt_ctx *c, cudaStream_t stream, cudaHostFn_t fn
 void rt_sched_drain_stream(struct rt_ctx *c, cudaStream_t stream);
 /* Runs queued work until ev's latest record is done. */
 void rt_sched_drain_event(struct rt_ctx *c, struct rt_event *ev);
+/* Timing mode: the simulated clock takes the timing model's time elapsed since it last looked. */
+void rt_sched_clock(struct rt_ctx *c);
 /* Runs every queued operation (device synchronisation, exit). */
 void rt_sched_drain(struct rt_ctx *c);
 /* Forgets a destroyed stream's queue (drained first) or every queue (device reset, exit). */
