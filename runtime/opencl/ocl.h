@@ -63,12 +63,16 @@ struct _cl_context {
     void *notify_data;
     cl_context_properties props[8];
     uint32_t nprops; /* entries in props, including the final 0; 0 when none */
+    cl_device_id devs[2]; /* the devices it was made with (GPU first), ndev of them */
+    cl_uint ndev;
+    struct ocl_cpu_ctx *cpu; /* the CPU device's PoCL context (cpu.h), made on first use */
 };
 
 struct _cl_command_queue {
     OCL_HEAD;
     cl_context ctx;
     cl_command_queue_properties props;
+    cl_device_id dev; /* the GPU, or the CPU device (cpu.h) */
 };
 
 struct ocl_mapping {
@@ -114,6 +118,7 @@ struct _cl_program {
     struct ptxsim_module *mod;
     struct clc_arg_table *args; /* kernel argument info (-cl-kernel-arg-info), else NULL */
     uint32_t kernels; /* live cl_kernel objects (clBuildProgram refuses while > 0) */
+    void *cpu;        /* PoCL's build of source for the CPU device (cpu.h), or NULL */
 };
 
 struct ocl_arg {
@@ -121,6 +126,7 @@ struct ocl_arg {
     bool local;       /* __local pointer: value is local_size */
     size_t local_size;
     uint8_t value[256];
+    cl_mem mem; /* a buffer argument's object (NULL for a null buffer), for the CPU device */
 };
 
 struct _cl_kernel {
