@@ -192,6 +192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     double s0, s1;
     cl_int rc, erc;
     cl_device_id dev;
+    struct ocl_hpdp_launch hl;
 
     if (!ocl_valid(q, OCL_MAGIC_QUEUE))
         return CL_INVALID_COMMAND_QUEUE;
@@ -207,11 +208,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     if (rc)
         return rc;
     pthread_mutex_lock(&q->ctx->lock);
-    dev = ocl_hpdp_target(q, k, r.dim, r.global, r.local); /* q->dev unless HeteroPDP is on */
+    dev = ocl_hpdp_target(q, k, r.dim, r.global, &hl); /* q->dev unless HeteroPDP is on */
     if (dev != ocl_device())
         rc = ocl_cpu_enqueue(k, r.dim, r.offset, r.global, r.local, t, &s0, &s1);
     else
         rc = run(k, &r, argv, dyn, &s0, &s1);
+    ocl_hpdp_done(k, &hl, dev, s1 - s0, rc);
     pthread_mutex_unlock(&q->ctx->lock);
     ptxsim_stop_after_launch(); /* a signal during the kernel: statistics, then the signal */
     if (rc == CL_INVALID_GLOBAL_OFFSET)

@@ -119,6 +119,7 @@ struct _cl_program {
     struct clc_arg_table *args; /* kernel argument info (-cl-kernel-arg-info), else NULL */
     uint32_t kernels; /* live cl_kernel objects (clBuildProgram refuses while > 0) */
     void *cpu;        /* PoCL's build of source for the CPU device (cpu.h), or NULL */
+    struct ocl_hpdp_feat *hpdp; /* HeteroPDP's feature counts per kernel (hpdp.h), or NULL */
 };
 
 struct ocl_arg {
@@ -199,6 +200,8 @@ void ocl_stats_outside(uint64_t n);
 void ocl_stats_running(int delta);
 /* Bytes moved by a read, write, copy or fill command. */
 void ocl_stats_copy(uint64_t bytes);
+/* Bytes moved by such commands so far (HeteroPDP's transfer bytes, runtime/opencl/hpdp.h). */
+uint64_t ocl_stats_copied(void);
 /* A cap (-gpgpu_max_cycle, -gpgpu_max_insn, PTXSIM_BUDGET) stopped a kernel: the report says
  * the run is truncated, and why (the first reason wins). */
 void ocl_stats_truncated(const char *why);

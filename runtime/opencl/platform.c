@@ -262,6 +262,16 @@ void ocl_stats_copy(uint64_t bytes)
     pthread_mutex_unlock(&g_stats.lock);
 }
 
+uint64_t ocl_stats_copied(void)
+{
+    uint64_t n;
+
+    pthread_mutex_lock(&g_stats.lock);
+    n = g_stats.copy_bytes;
+    pthread_mutex_unlock(&g_stats.lock);
+    return n;
+}
+
 /*
  * At exit (or when the loader unloads the library): the statistics, if the
  * environment was read and is good. Contexts the program did not release

@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "frontend/clc.h"
 #include "runtime/opencl/cpu.h"
+#include "runtime/opencl/hpdp.h"
 #include "runtime/opencl/ocl.h"
 
 #include <CL/cl_ext.h>
@@ -212,6 +213,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
         return CL_SUCCESS;
     unload(p);
     ocl_cpu_program_free(p);
+    ocl_hpdp_program_free(p);
     clReleaseContext(p->ctx);
     free(p->source);
     free(p->ptx);
@@ -346,6 +348,7 @@ void ocl_program_reset(cl_program p)
 {
     unload(p);
     ocl_cpu_program_free(p);
+    ocl_hpdp_program_free(p);
     free(p->ptx);
     p->ptx = NULL;
     free(p->log);

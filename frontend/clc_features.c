@@ -1,0 +1,107 @@
+/* CMP-taxonomy instruction counts from LLVM IR (clc_features.h). */
+#include "frontend/clc_features.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+
+#include "common/err.h"
+#include "frontend/clc.h"
+
+static bool is_vector(LLVMTypeRef t)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+
+    return k == LLVMVectorTypeKind || k == LLVMScalableVectorTypeKind;
+}
+
+static bool skipped(LLVMValueRef in, LLVMOpcode op)
+{
+    if (op == LLVMPHI || op == LLVMAlloca || op == LLVMRet || op == LLVMUnreachable)
+        return true;
+    if (op == LLVMCall) {
+        LLVMValueRef callee = LLVMGetCalledValue(in);
+        size_t n = 0;
+        const char *name = callee ? LLVMGetValueName2(callee, &n) : "";
+        return !strncmp(name, "llvm.dbg.", 9) || !strncmp(name, "llvm.lifetime.", 14);
+    }
+    return false;
+}
+
+static bool is_atomic_call(LLVMValueRef in)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(in);
+    size_t n = 0;
+    const char *name = callee ? LLVMGetValueName2(callee, &n) : "";
+
+    return strstr(name, "atom") != NULL;
+}
+
+static void count_instr(LLVMValueRef in, double out[CLC_F_N])
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    bool vec;
+
+    if (skipped(in, op))
+        return;
+    if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMFence ||
+        (op == LLVMCall && is_atomic_call(in))) {
+        out[CLC_F_ATOMIC] += 1;
+        return;
+    }
+    if (op == LLVMBr || op == LLVMSwitch || op == LLVMIndirectBr) {
+        out[CLC_F_BRANCH] += 1;
+        return;
+    }
+    vec = op == LLVMStore ? is_vector(LLVMTypeOf(LLVMGetOperand(in, 0)))
+                          : is_vector(LLVMTypeOf(in));
+    if (op == LLVMLoad || op == LLVMStore)
+        out[vec ? CLC_F_VMEM : CLC_F_SMEM] += 1;
+    else
+        out[vec ? CLC_F_VALU : CLC_F_SALU] += 1;
+}
+
+static int count_module(const void *bc, size_t len, const char *kernel, double out[CLC_F_N],
+                        struct ps_err *err)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "heteropdp");
+    LLVMModuleRef m = NULL;
+    LLVMValueRef fn;
+    int rc = 0;
+
+    if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+        rc = ps_err_set(err, PS_EPARSE, "cannot read the kernel's bitcode");
+    } else if (!(fn = LLVMGetNamedFunction(m, kernel)) || LLVMIsDeclaration(fn)) {
+        rc = ps_err_set(err, PS_ENOTFOUND, "no kernel %s in the program", kernel);
+    } else {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+                count_instr(in, out);
+    }
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMContextDispose(ctx);
+    return rc;
+}
+
+int clc_kernel_features(const char *src, size_t len, const char *options, const char *kernel,
+                        double out[CLC_F_N], struct ps_err *err)
+{
+    void *bc = NULL;
+    size_t bc_len = 0;
+    char *log = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(double) * CLC_F_N);
+    rc = clc_compile_object(src, len, options, NULL, 0, &bc, &bc_len, &log, err);
+    free(log);
+    if (!rc)
+        rc = count_module(bc, bc_len, kernel, out, err);
+    free(bc);
+    return rc;
+}

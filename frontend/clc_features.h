@@ -1,0 +1,33 @@
+/*
+ * Static instruction counts of OpenCL C kernels in the CMP taxonomy of
+ * HeteroPDP (docs/heteropdp.md, "Features"), from the kernel's LLVM IR as
+ * clang 14 emits it at -O2 (clc_compile_object's module, before libclc is
+ * linked, so built-in calls count once each).
+ *
+ * The vector/scalar rule: an instruction is "vector" when its result type is
+ * an LLVM vector type, or, for a store, when the stored value is (OpenCL
+ * vector types such as float4, and whatever clang's -O2 vectorisers made).
+ * MEM = load and store; BRANCH = br, switch, indirectbr; ATOMIC = atomicrmw,
+ * cmpxchg, fence and calls to functions whose name contains "atom"; ALU =
+ * every other instruction except phi, alloca, ret, unreachable and debug
+ * intrinsics.
+ */
+#ifndef PTXSIM_FRONTEND_CLC_FEATURES_H
+#define PTXSIM_FRONTEND_CLC_FEATURES_H
+
+#include <stddef.h>
+
+struct ps_err;
+
+enum clc_feat { CLC_F_SALU, CLC_F_SMEM, CLC_F_VALU, CLC_F_VMEM, CLC_F_BRANCH, CLC_F_ATOMIC,
+                CLC_F_N };
+
+/*
+ * Counts kernel `kernel` of OpenCL C source src (build options as
+ * clc_compile). Returns 0, PS_EPARSE (does not compile), PS_ENOTFOUND (no
+ * such kernel) or an environment error.
+ */
+int clc_kernel_features(const char *src, size_t len, const char *options, const char *kernel,
+                        double out[CLC_F_N], struct ps_err *err);
+
+#endif

@@ -1,0 +1,93 @@
+/* HeteroPDP features (hpdp_features.h). */
+#include "runtime/hpdp_features.h"
+
+#include <string.h>
+
+#include "common/err.h"
+#include "frontend/ptx_parse.h"
+#include "isa/module.h"
+#include "isa/opcode.h"
+#include "isa/types.h"
+
+static enum rt_hpdp_gpu_feat classify(const struct isa_instr *in)
+{
+    const struct isa_op_info *oi = isa_op_info((enum isa_op)in->op);
+    const struct isa_type_info *ti = in->ntypes ? isa_type_info((enum isa_type)in->types[0]) : NULL;
+
+    switch (oi ? oi->unit : ISA_UNIT_INT) {
+    case ISA_UNIT_MEM:
+        return RT_HPDP_G_MEM;
+    case ISA_UNIT_SFU:
+        return RT_HPDP_G_SFU;
+    case ISA_UNIT_CTRL:
+        return RT_HPDP_G_BRANCH;
+    case ISA_UNIT_SYNC:
+        return RT_HPDP_G_BARRIER;
+    default:
+        return ti && ti->kind == ISA_TK_FLOAT ? RT_HPDP_G_FP : RT_HPDP_G_INT;
+    }
+}
+
+int rt_hpdp_gpu_counts(const char *ptx, const char *kernel, double out[RT_HPDP_G_N],
+                       struct ps_err *err)
+{
+    struct isa_module *m = ptx_parse(ptx, strlen(ptx), "heteropdp", err);
+    int rc = PS_ENOTFOUND;
+
+    memset(out, 0, sizeof(double) * RT_HPDP_G_N);
+    if (!m)
+        return PS_EPARSE;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const struct isa_func *fn = m->funcs[f];
+        if (!fn->is_entry || !fn->has_body || strcmp(fn->name, kernel))
+            continue;
+        for (uint32_t i = 0; i < fn->ninstrs; i++)
+            out[classify(&fn->instrs[i])] += 1;
+        rc = 0;
+        break;
+    }
+    isa_module_destroy(m);
+    if (rc)
+        ps_err_set(err, rc, "no kernel %s in the PTX", kernel);
+    return rc;
+}
+
+uint32_t rt_hpdp_cpu_factors(const double cpu[RT_HPDP_C_N], const struct rt_hpdp_dyn *d,
+                             const struct rt_hpdp_sys *s, double *f)
+{
+    uint32_t n = 0;
+
+    f[n++] = d->threads;
+    for (int i = 0; i < RT_HPDP_C_N; i++)
+        f[n++] = cpu[i];
+    f[n++] = d->buffer_bytes;
+    if (s) { /* co-located: LLC misses and DRAM bandwidth */
+        f[n++] = s->llc_mps;
+        f[n++] = s->dram_gbs;
+    }
+    return n;
+}
+
+uint32_t rt_hpdp_gpu_factors(const double gpu[RT_HPDP_G_N], const struct rt_hpdp_dyn *d,
+                             const struct rt_hpdp_sys *s, double *f)
+{
+    uint32_t n = 0;
+
+    f[n++] = d->threads;
+    for (int i = 0; i < RT_HPDP_G_N; i++)
+        f[n++] = gpu[i];
+    f[n++] = d->buffer_bytes;
+    if (s) /* co-located: DRAM bandwidth only (the GPU does not share the LLC) */
+        f[n++] = s->dram_gbs;
+    return n;
+}
+
+double rt_hpdp_xfer_s(double bytes, double pcie_gbs, double host_gbs, double corunner_gbs)
+{
+    double avail = host_gbs - corunner_gbs, bw;
+
+    if (avail < 0.05 * host_gbs)
+        avail = 0.05 * host_gbs;
+    bw = pcie_gbs < avail ? pcie_gbs : avail;
+    return bw > 0 ? bytes / (bw * 1e9) : 0.0;
+}
