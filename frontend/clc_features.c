@@ -63,8 +63,8 @@ static void count_instr(LLVMValueRef in, double out[CLC_F_N])
         out[vec ? CLC_F_VALU : CLC_F_SALU] += 1;
 }
 
-static int count_module(const void *bc, size_t len, const char *kernel, double out[CLC_F_N],
-                        struct ps_err *err)
+static int count_module(const void *bc, size_t len, const char *const *kernels, size_t nk,
+                        double (*out)[CLC_F_N], struct ps_err *err)
 {
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf =
@@ -75,12 +75,18 @@ static int count_module(const void *bc, size_t len, const char *kernel, double o
 
     if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
         rc = ps_err_set(err, PS_EPARSE, "cannot read the kernel's bitcode");
-    } else if (!(fn = LLVMGetNamedFunction(m, kernel)) || LLVMIsDeclaration(fn)) {
-        rc = ps_err_set(err, PS_ENOTFOUND, "no kernel %s in the program", kernel);
     } else {
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
-                count_instr(in, out);
+        for (size_t k = 0; !rc && k < nk; k++) {
+            if (!(fn = LLVMGetNamedFunction(m, kernels[k])) || LLVMIsDeclaration(fn)) {
+                rc = ps_err_set(err, PS_ENOTFOUND, "no kernel %s in the program", kernels[k]);
+                break;
+            }
+            for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+                 bb = LLVMGetNextBasicBlock(bb))
+                for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+                     in = LLVMGetNextInstruction(in))
+                    count_instr(in, out[k]);
+        }
     }
     if (m)
         LLVMDisposeModule(m);
@@ -89,19 +95,20 @@ static int count_module(const void *bc, size_t len, const char *kernel, double o
     return rc;
 }
 
-int clc_kernel_features(const char *src, size_t len, const char *options, const char *kernel,
-                        double out[CLC_F_N], struct ps_err *err)
+int clc_kernel_features(const char *src, size_t len, const char *options,
+                        const char *const *kernels, size_t n, double (*out)[CLC_F_N],
+                        struct ps_err *err)
 {
     void *bc = NULL;
     size_t bc_len = 0;
     char *log = NULL;
     int rc;
 
-    memset(out, 0, sizeof(double) * CLC_F_N);
+    memset(out, 0, sizeof(double) * CLC_F_N * n);
     rc = clc_compile_object(src, len, options, NULL, 0, &bc, &bc_len, &log, err);
     free(log);
     if (!rc)
-        rc = count_module(bc, bc_len, kernel, out, err);
+        rc = count_module(bc, bc_len, kernels, n, out, err);
     free(bc);
     return rc;
 }

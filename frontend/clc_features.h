@@ -23,11 +23,13 @@ enum clc_feat { CLC_F_SALU, CLC_F_SMEM, CLC_F_VALU, CLC_F_VMEM, CLC_F_BRANCH, CL
                 CLC_F_N };
 
 /*
- * Counts kernel `kernel` of OpenCL C source src (build options as
- * clc_compile). Returns 0, PS_EPARSE (does not compile), PS_ENOTFOUND (no
- * such kernel) or an environment error.
+ * Counts the n kernels named in kernels of OpenCL C source src (build
+ * options as clc_compile), compiled once, into out[i]. Returns 0, PS_EPARSE
+ * (does not compile), PS_ENOTFOUND (a kernel is missing) or an environment
+ * error.
  */
-int clc_kernel_features(const char *src, size_t len, const char *options, const char *kernel,
-                        double out[CLC_F_N], struct ps_err *err);
+int clc_kernel_features(const char *src, size_t len, const char *options,
+                        const char *const *kernels, size_t n, double (*out)[CLC_F_N],
+                        struct ps_err *err);
 
 #endif

@@ -33,6 +33,12 @@ cl_device_id ocl_hpdp_target(cl_command_queue q, cl_kernel k, cl_uint dim, const
 /* Logs the launch with its measured kernel time (ns; the GPU's simulated, the CPU's from PoCL). */
 void ocl_hpdp_done(cl_kernel k, const struct ocl_hpdp_launch *hl, cl_device_id ran,
                    double kernel_ns, cl_int rc);
+/*
+ * Counts bytes a buffer's creation copied from host memory (CL_MEM_COPY_HOST_PTR,
+ * CL_MEM_USE_HOST_PTR): part of the next launch's transfer bytes, beside the
+ * read/write/copy/fill commands' bytes.
+ */
+void ocl_hpdp_host_copy(uint64_t bytes);
 /* Drops a program's cached feature counts (rebuild, release). */
 void ocl_hpdp_program_free(cl_program p);
 

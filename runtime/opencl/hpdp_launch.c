@@ -37,6 +37,12 @@ struct ocl_hpdp_feat {
 };
 
 static struct hpdp_cfg g_cfg = {.log_lock = PTHREAD_MUTEX_INITIALIZER};
+static uint64_t g_host_copied; /* buffer-creation copies from host memory (atomic) */
+
+void ocl_hpdp_host_copy(uint64_t bytes)
+{
+    __atomic_add_fetch(&g_host_copied, bytes, __ATOMIC_SEQ_CST);
+}
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static double env_num(const char *name, double dflt)
@@ -103,31 +109,58 @@ void ocl_hpdp_program_free(cl_program p)
     }
 }
 
-/* The kernel's static counts, computed once per program build. */
+/* The CMP counts of every kernel of a source program, from one compile. */
+static void cpu_counts(cl_program p)
+{
+    const char *names[64];
+    double(*out)[CLC_F_N];
+    struct ocl_hpdp_feat *f;
+    struct ps_err err;
+    size_t n = 0;
+
+    for (f = p->hpdp; f && n < 64; f = f->next)
+        names[n++] = f->name;
+    if (!n || !(out = calloc(n, sizeof(*out))))
+        return;
+    memset(&err, 0, sizeof(err));
+    ocl_compiler_lock();
+    if (clc_kernel_features(p->source, strlen(p->source), p->options, names, n, out, &err) == 0) {
+        n = 0;
+        for (f = p->hpdp; f && n < 64; f = f->next, n++) {
+            memcpy(f->cpu, out[n], sizeof(f->cpu));
+            f->have_cpu = true;
+        }
+    }
+    ocl_compiler_unlock();
+    free(out);
+}
+
+/* The kernel's static counts, computed for all the program's kernels on first need. */
 static const struct ocl_hpdp_feat *features(cl_kernel k)
 {
     cl_program p = k->prog;
     struct ocl_hpdp_feat *f;
     struct ps_err err;
+    uint32_t nk = ptxsim_module_kernel_count(p->mod);
 
+    if (!p->hpdp) {
+        for (uint32_t i = 0; i < nk; i++) {
+            if (!(f = calloc(1, sizeof(*f))))
+                break;
+            snprintf(f->name, sizeof(f->name), "%s", ptxsim_module_kernel_name(p->mod, i));
+            memset(&err, 0, sizeof(err));
+            if (p->ptx)
+                rt_hpdp_gpu_counts(p->ptx, f->name, f->gpu, &err);
+            f->next = p->hpdp;
+            p->hpdp = f;
+        }
+        if (p->kind == OCL_PROG_SOURCE && p->source)
+            cpu_counts(p);
+    }
     for (f = p->hpdp; f; f = f->next)
         if (!strcmp(f->name, k->info.name))
             return f;
-    if (!(f = calloc(1, sizeof(*f))))
-        return NULL;
-    snprintf(f->name, sizeof(f->name), "%s", k->info.name);
-    memset(&err, 0, sizeof(err));
-    if (p->ptx)
-        rt_hpdp_gpu_counts(p->ptx, k->info.name, f->gpu, &err);
-    if (p->kind == OCL_PROG_SOURCE && p->source) {
-        ocl_compiler_lock();
-        f->have_cpu = clc_kernel_features(p->source, strlen(p->source), p->options, k->info.name,
-                                          f->cpu, &err) == 0;
-        ocl_compiler_unlock();
-    }
-    f->next = p->hpdp;
-    p->hpdp = f;
-    return f;
+    return NULL;
 }
 
 /* Distinct buffers bound to the kernel's arguments, in bytes. */
@@ -222,7 +255,7 @@ cl_device_id ocl_hpdp_target(cl_command_queue q, cl_kernel k, cl_uint dim, const
     for (cl_uint d = 0; d < dim; d++)
         hl->dyn.threads *= (double)global[d];
     hl->dyn.buffer_bytes = buffer_bytes(k);
-    copied = ocl_stats_copied();
+    copied = ocl_stats_copied() + __atomic_load_n(&g_host_copied, __ATOMIC_SEQ_CST);
     hl->dyn.transfer_bytes = (double)(copied - c->copied_mark);
     c->copied_mark = copied;
     if ((f = features(k))) {
