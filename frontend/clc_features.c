@@ -55,8 +55,8 @@ static void count_instr(LLVMValueRef in, double out[CLC_F_N])
         out[CLC_F_BRANCH] += 1;
         return;
     }
-    vec = op == LLVMStore ? is_vector(LLVMTypeOf(LLVMGetOperand(in, 0)))
-                          : is_vector(LLVMTypeOf(in));
+    vec =
+        op == LLVMStore ? is_vector(LLVMTypeOf(LLVMGetOperand(in, 0))) : is_vector(LLVMTypeOf(in));
     if (op == LLVMLoad || op == LLVMStore)
         out[vec ? CLC_F_VMEM : CLC_F_SMEM] += 1;
     else
@@ -67,8 +67,7 @@ static int count_module(const void *bc, size_t len, const char *const *kernels, 
                         double (*out)[CLC_F_N], struct ps_err *err)
 {
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "heteropdp");
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc, len, "heteropdp");
     LLVMModuleRef m = NULL;
     LLVMValueRef fn;
     int rc = 0;

@@ -19,8 +19,15 @@
 
 struct ps_err;
 
-enum clc_feat { CLC_F_SALU, CLC_F_SMEM, CLC_F_VALU, CLC_F_VMEM, CLC_F_BRANCH, CLC_F_ATOMIC,
-                CLC_F_N };
+enum clc_feat {
+    CLC_F_SALU,
+    CLC_F_SMEM,
+    CLC_F_VALU,
+    CLC_F_VMEM,
+    CLC_F_BRANCH,
+    CLC_F_ATOMIC,
+    CLC_F_N
+};
 
 /*
  * Counts the n kernels named in kernels of OpenCL C source src (build

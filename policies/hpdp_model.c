@@ -83,8 +83,8 @@ static int cholesky_solve(double *A, double *b, uint32_t nt)
 }
 
 /* Fits on the samples whose fold (i % k) is not `skip` (skip >= k: all samples). */
-static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double *F,
-                      const double *y, uint32_t k, uint32_t skip)
+static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
+                      uint32_t k, uint32_t skip)
 {
     uint32_t nt = hpdp_term_count(nf);
     double A[HPDP_MAX_TERMS * HPDP_MAX_TERMS] = {0}, b[HPDP_MAX_TERMS] = {0};
@@ -147,8 +147,7 @@ double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const doub
     return ss_tot > 0 ? 1.0 - ss_res / ss_tot : (ss_res > 0 ? -INFINITY : 1.0);
 }
 
-double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint32_t k,
-                  double *pred)
+double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint32_t k, double *pred)
 {
     double mean = 0, ss_res = 0, ss_tot = 0;
 

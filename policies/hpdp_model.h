@@ -22,8 +22,8 @@
 #define HPDP_MAX_TERMS 55u /* 10 + 45 */
 
 struct hpdp_model {
-    uint32_t nf;                        /* factors */
-    double coef[HPDP_MAX_TERMS];        /* hpdp_term_count(nf) used */
+    uint32_t nf;                 /* factors */
+    double coef[HPDP_MAX_TERMS]; /* hpdp_term_count(nf) used */
 };
 
 /* n + n(n-1)/2. */

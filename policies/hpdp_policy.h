@@ -46,8 +46,8 @@ enum hpdp_dev hpdp_choose_alone(double t_cpu, double t_gpu);
 
 /* The predictions of one co-located launch, per device (index enum hpdp_dev). */
 struct hpdp_coloc {
-    double t_alone[2], t_coloc[2]; /* the OpenCL kernel's predicted times */
-    uint32_t nco;                  /* co-runners */
+    double t_alone[2], t_coloc[2];       /* the OpenCL kernel's predicted times */
+    uint32_t nco;                        /* co-runners */
     double sd_co[2][HPDP_MAX_CORUNNERS]; /* each co-runner's slowdown with the kernel on dev */
     double w_co[HPDP_MAX_CORUNNERS];     /* co-runner weights (1.0 = unweighted) */
     double w_ocl;                        /* the OpenCL program's weight */

@@ -13,11 +13,25 @@
 struct ps_err;
 
 /* GPU taxonomy (Table 6.4): static instruction counts of one kernel. */
-enum rt_hpdp_gpu_feat { RT_HPDP_G_MEM, RT_HPDP_G_INT, RT_HPDP_G_FP, RT_HPDP_G_SFU,
-                        RT_HPDP_G_BRANCH, RT_HPDP_G_BARRIER, RT_HPDP_G_N };
+enum rt_hpdp_gpu_feat {
+    RT_HPDP_G_MEM,
+    RT_HPDP_G_INT,
+    RT_HPDP_G_FP,
+    RT_HPDP_G_SFU,
+    RT_HPDP_G_BRANCH,
+    RT_HPDP_G_BARRIER,
+    RT_HPDP_G_N
+};
 /* CMP taxonomy: as frontend/clc_features.h counts them from the kernel's LLVM IR. */
-enum rt_hpdp_cpu_feat { RT_HPDP_C_SALU, RT_HPDP_C_SMEM, RT_HPDP_C_VALU, RT_HPDP_C_VMEM,
-                        RT_HPDP_C_BRANCH, RT_HPDP_C_ATOMIC, RT_HPDP_C_N };
+enum rt_hpdp_cpu_feat {
+    RT_HPDP_C_SALU,
+    RT_HPDP_C_SMEM,
+    RT_HPDP_C_VALU,
+    RT_HPDP_C_VMEM,
+    RT_HPDP_C_BRANCH,
+    RT_HPDP_C_ATOMIC,
+    RT_HPDP_C_N
+};
 
 /*
  * Counts the instructions of kernel `kernel` in PTX text `ptx` (the entry's

@@ -6,7 +6,7 @@
 #include "common/err.h"
 
 static const char *const names[RT_HPDP_NMODELS] = {"cpu_alone", "gpu_alone", "cpu_coloc",
-                                                    "gpu_coloc"};
+                                                   "gpu_coloc"};
 static const uint32_t nfactors[RT_HPDP_NMODELS] = {8, 8, 10, 9};
 
 const char *rt_hpdp_model_name(enum rt_hpdp_which w)

@@ -24,8 +24,13 @@
 
 struct ps_err;
 
-enum rt_hpdp_which { RT_HPDP_CPU_ALONE, RT_HPDP_GPU_ALONE, RT_HPDP_CPU_COLOC, RT_HPDP_GPU_COLOC,
-                     RT_HPDP_NMODELS };
+enum rt_hpdp_which {
+    RT_HPDP_CPU_ALONE,
+    RT_HPDP_GPU_ALONE,
+    RT_HPDP_CPU_COLOC,
+    RT_HPDP_GPU_COLOC,
+    RT_HPDP_NMODELS
+};
 
 struct rt_hpdp_models {
     struct hpdp_model m[RT_HPDP_NMODELS];

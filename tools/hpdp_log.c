@@ -121,4 +121,3 @@ bool hpdp_sample_fits(const struct hpdp_sample *x, enum rt_hpdp_which w)
 
     return x->gpu == !cpu && (x->nco > 0) == coloc && (!cpu || x->havec);
 }
-

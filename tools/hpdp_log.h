@@ -15,7 +15,7 @@
 
 struct hpdp_sample {
     char app[32], kernel[64];
-    int gpu;     /* ran on the GPU (1) or the CPU device (0) */
+    int gpu; /* ran on the GPU (1) or the CPU device (0) */
     int rc, havec;
     uint32_t nco;
     double cpu[RT_HPDP_C_N], gpuf[RT_HPDP_G_N];

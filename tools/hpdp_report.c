@@ -115,7 +115,8 @@ static int write_csv(const char *out, const struct workload *w, size_t n, const 
     snprintf(path, sizeof(path), "%s/workloads.csv", out);
     if (!(f = fopen(path, "w")))
         return 1;
-    fprintf(f, "app,kernel,threads,buffer_bytes,cpu_s,gpu_s,pred_cpu_s,pred_gpu_s,heteropdp,oracle\n");
+    fprintf(f,
+            "app,kernel,threads,buffer_bytes,cpu_s,gpu_s,pred_cpu_s,pred_gpu_s,heteropdp,oracle\n");
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%s,%s,%.0f,%.0f,%.9g,%.9g,%.9g,%.9g,%s,%s\n", w[i].c->app, w[i].c->kernel,
                 w[i].c->dyn.threads, w[i].c->dyn.buffer_bytes, w[i].act[0], w[i].act[1],
@@ -148,13 +149,16 @@ static int speedup_svg(const char *out, const struct summary *s)
         sp[i] = exp((s->lg[0] - s->lg[i]) / (double)s->n);
         top = sp[i] > top ? sp[i] : top;
     }
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"260\" "
-               "font-family=\"sans-serif\" font-size=\"12\">\n<text x=\"10\" y=\"16\">"
-               "Geomean speedup over always-CPU (%zu workloads, alone)</text>\n", s->n);
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"260\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n<text x=\"10\" y=\"16\">"
+            "Geomean speedup over always-CPU (%zu workloads, alone)</text>\n",
+            s->n);
     for (int i = 0; i < 4; i++) {
         double h = 180 * sp[i] / top;
-        fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"60\" height=\"%.1f\" fill=\"%s\"/>\n"
-                   "<text x=\"%d\" y=\"%.1f\">%.2f</text>\n<text x=\"%d\" y=\"250\">%s</text>\n",
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%.1f\" width=\"60\" height=\"%.1f\" fill=\"%s\"/>\n"
+                "<text x=\"%d\" y=\"%.1f\">%.2f</text>\n<text x=\"%d\" y=\"250\">%s</text>\n",
                 30 + i * 95, 220 - h, h, i == 2 ? "#c33" : "#669", 40 + i * 95, 215 - h, sp[i],
                 22 + i * 95, names[i]);
     }
@@ -208,20 +212,25 @@ static int write_summary(const char *out, const struct summary *s)
         g[i] = exp(s->lg[i] / (double)s->n);
         sp[i] = g[0] / g[i];
     }
-    fprintf(f, "# HeteroPDP evaluation (alone)\n\n%zu workloads (kernel x input size) measured on "
-               "both devices.\n\n", s->n);
-    fprintf(f, "Target-selection accuracy: **%.1f%%** (dissertation: 80%% alone, 72%% co-located)"
-               "\n\n| predicted \\ optimal | CPU | GPU |\n|---|---|---|\n| CPU | %u | %u |\n"
-               "| GPU | %u | %u |\n\n", 100 * hpdp_accuracy(&s->conf), s->conf.cell[0][0],
-            s->conf.cell[0][1], s->conf.cell[1][0], s->conf.cell[1][1]);
+    fprintf(f,
+            "# HeteroPDP evaluation (alone)\n\n%zu workloads (kernel x input size) measured on "
+            "both devices.\n\n",
+            s->n);
+    fprintf(f,
+            "Target-selection accuracy: **%.1f%%** (dissertation: 80%% alone, 72%% co-located)"
+            "\n\n| predicted \\ optimal | CPU | GPU |\n|---|---|---|\n| CPU | %u | %u |\n"
+            "| GPU | %u | %u |\n\n",
+            100 * hpdp_accuracy(&s->conf), s->conf.cell[0][0], s->conf.cell[0][1],
+            s->conf.cell[1][0], s->conf.cell[1][1]);
     fprintf(f, "| placement | geomean time (s) | speedup over always-CPU |\n|---|---|---|\n");
     static const char *const names[4] = {"always-CPU", "always-GPU", "HeteroPDP", "oracle"};
     for (int i = 0; i < 4; i++)
         fprintf(f, "| %s | %.6g | %.3f |\n", names[i], g[i], sp[i]);
     fprintf(f, "\nGap closed (HeteroPDP - GPU) / (oracle - GPU): %.1f%% (dissertation: 72%%)\n\n",
             sp[3] != sp[1] ? 100 * (sp[2] - sp[1]) / (sp[3] - sp[1]) : 100.0);
-    fprintf(f, "Model error within 20%%: cpu_alone %.1f%% of %zu launches (dissertation 73%%), "
-               "gpu_alone %.1f%% of %zu (dissertation 70%%).\n",
+    fprintf(f,
+            "Model error within 20%%: cpu_alone %.1f%% of %zu launches (dissertation 73%%), "
+            "gpu_alone %.1f%% of %zu (dissertation 70%%).\n",
             100 * s->within20[0], s->nerr[0], 100 * s->within20[1], s->nerr[1]);
     fclose(f);
     return 0;

@@ -149,8 +149,7 @@ cl_int ocl_cpu_program(cl_program p, struct ocl_cpu_ctx *cc, cl_program *out)
     rc = pl->d->clBuildProgram(cp, 1, &pl->dev, p->options ? p->options : "", NULL, NULL);
     if (rc != CL_SUCCESS) {
         char log[4096] = "";
-        pl->d->clGetProgramBuildInfo(cp, pl->dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log,
-                                     NULL);
+        pl->d->clGetProgramBuildInfo(cp, pl->dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
         ocl_notify(p->ctx, "CPU device (PoCL) build failed: %s", log);
         pl->d->clReleaseProgram(cp);
         return CL_INVALID_PROGRAM_EXECUTABLE;

@@ -3,8 +3,8 @@
  * kernel of the program's PoCL build; every buffer the arguments name
  * migrates (once, even when several arguments name it) from the context's
  * engine memory into a PoCL buffer, and back after the kernel, so the engine
- * memory stays the one home of the data for every other command. The kernel's time is PoCL's profiling
- * END - START.
+ * memory stays the one home of the data for every other command. The kernel's time is PoCL's
+ * profiling END - START.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +14,9 @@
 #include "runtime/opencl/cpu_pocl.h"
 
 struct migration {
-    cl_mem key;     /* the ptxsim buffer or sub-buffer migrated */
-    cl_mem pbuf;    /* PoCL's copy */
-    void *stage;    /* host staging, key->size bytes */
+    cl_mem key;  /* the ptxsim buffer or sub-buffer migrated */
+    cl_mem pbuf; /* PoCL's copy */
+    void *stage; /* host staging, key->size bytes */
 };
 
 struct cpu_launch {
@@ -48,8 +48,8 @@ static cl_int migrate_in(struct cpu_launch *l, cl_mem m, cl_mem *out)
         free(g->stage);
         return CL_OUT_OF_RESOURCES;
     }
-    g->pbuf = l->p->d->clCreateBuffer(l->cc->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                      m->size, g->stage, &rc);
+    g->pbuf = l->p->d->clCreateBuffer(l->cc->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m->size,
+                                      g->stage, &rc);
     if (rc != CL_SUCCESS) {
         free(g->stage);
         return rc;
@@ -92,14 +92,16 @@ static cl_int set_buffer_arg(struct cpu_launch *l, cl_kernel ck, cl_uint i, cl_m
     rc = migrate_in(l, root, &pbuf);
     if (rc == CL_SUCCESS && root != m) {
         cl_buffer_region r = {m->origin, m->size};
-        pbuf = l->p->d->clCreateSubBuffer(pbuf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                          &r, &rc);
+        pbuf = l->p->d->clCreateSubBuffer(pbuf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r,
+                                          &rc);
         if (rc == CL_SUCCESS)
             l->subs[l->nsubs++] = pbuf;
         else
-            ocl_notify(l->c, "not supported on the CPU device: argument %u is a sub-buffer at "
-                             "offset %zu that overlaps another argument, and PoCL cannot make "
-                             "that sub-buffer (error %d)", i, m->origin, rc);
+            ocl_notify(l->c,
+                       "not supported on the CPU device: argument %u is a sub-buffer at "
+                       "offset %zu that overlaps another argument, and PoCL cannot make "
+                       "that sub-buffer (error %d)",
+                       i, m->origin, rc);
     }
     return rc ? rc : l->p->d->clSetKernelArg(ck, i, sizeof(cl_mem), &pbuf);
 }
@@ -134,8 +136,8 @@ static cl_int migrate_out(struct cpu_launch *l, bool ok)
     for (uint32_t i = 0; i < l->nmig; i++) {
         struct migration *m = &l->mig[i];
         if (ok && rc == CL_SUCCESS) {
-            rc = l->p->d->clEnqueueReadBuffer(l->cc->q, m->pbuf, CL_TRUE, 0, m->key->size,
-                                              m->stage, 0, NULL, NULL);
+            rc = l->p->d->clEnqueueReadBuffer(l->cc->q, m->pbuf, CL_TRUE, 0, m->key->size, m->stage,
+                                              0, NULL, NULL);
             if (rc == CL_SUCCESS &&
                 ptxsim_memcpy_htod(l->c->dev, m->key->addr, m->stage, m->key->size))
                 rc = CL_OUT_OF_RESOURCES;
@@ -152,17 +154,16 @@ static cl_int run(struct cpu_launch *l, cl_kernel ck, cl_uint dim, const size_t 
 {
     cl_event ev = NULL;
     cl_ulong t0 = 0, t1 = 0;
-    cl_int rc = l->p->d->clEnqueueNDRangeKernel(l->cc->q, ck, dim, offset, global, local, 0, NULL,
-                                                &ev);
+    cl_int rc =
+        l->p->d->clEnqueueNDRangeKernel(l->cc->q, ck, dim, offset, global, local, 0, NULL, &ev);
 
     if (rc == CL_SUCCESS)
         rc = l->p->d->clWaitForEvents(1, &ev);
     if (rc == CL_SUCCESS)
-        rc = l->p->d->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(t0), &t0,
-                                              NULL);
+        rc =
+            l->p->d->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
     if (rc == CL_SUCCESS)
-        rc = l->p->d->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t1), &t1,
-                                              NULL);
+        rc = l->p->d->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
     if (ev)
         l->p->d->clReleaseEvent(ev);
     *t_ns = t1 > t0 ? (double)(t1 - t0) : 0.0;

@@ -8,9 +8,9 @@
 #include "runtime/opencl/ocl.h"
 
 struct ocl_pocl {
-    void *lib;               /* dlopen handle */
-    cl_platform_id plat;     /* PoCL's platform */
-    cl_device_id dev;        /* its CPU device */
+    void *lib;                /* dlopen handle */
+    cl_platform_id plat;      /* PoCL's platform */
+    cl_device_id dev;         /* its CPU device */
     const cl_icd_dispatch *d; /* its dispatch table (every PoCL object starts with it) */
 };
 

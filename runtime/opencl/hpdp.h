@@ -17,7 +17,7 @@
 
 /* One launch's features and predictions (filled by ocl_hpdp_target). */
 struct ocl_hpdp_launch {
-    bool active; /* HeteroPDP or its log is on: the fields below are filled */
+    bool active;   /* HeteroPDP or its log is on: the fields below are filled */
     bool have_cpu; /* CPU-taxonomy counts exist (an OpenCL C source program) */
     double gpu[RT_HPDP_G_N], cpu[RT_HPDP_C_N];
     struct rt_hpdp_dyn dyn;

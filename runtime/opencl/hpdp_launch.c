@@ -70,8 +70,10 @@ static enum goal parse_goal(const char *s)
     for (int i = 0; i < 5; i++)
         if (!strcmp(s, names[i]))
             return (enum goal)i;
-    fprintf(stderr, "ptxsim opencl: PTXSIM_HETEROPDP=%s is not off, alone, fair, cpu or gpu; "
-                    "HeteroPDP stays off\n", s);
+    fprintf(stderr,
+            "ptxsim opencl: PTXSIM_HETEROPDP=%s is not off, alone, fair, cpu or gpu; "
+            "HeteroPDP stays off\n",
+            s);
     return GOAL_OFF;
 }
 
@@ -84,8 +86,9 @@ static void cfg_init(void)
     c->goal = parse_goal(getenv("PTXSIM_HETEROPDP"));
     c->corunners = getenv("PTXSIM_HETEROPDP_CORUNNERS");
     c->app = getenv("PTXSIM_HETEROPDP_APP");
-    c->pcie_gbs = env_num("PTXSIM_HETEROPDP_PCIE_GBS", 15.754); /* PCIe 3.0 x16: 8 GT/s, 128b/130b */
-    c->host_gbs = env_num("PTXSIM_HETEROPDP_HOST_GBS", 22.0);   /* Table 6.1's DDR3-1600 x2 */
+    c->pcie_gbs =
+        env_num("PTXSIM_HETEROPDP_PCIE_GBS", 15.754);         /* PCIe 3.0 x16: 8 GT/s, 128b/130b */
+    c->host_gbs = env_num("PTXSIM_HETEROPDP_HOST_GBS", 22.0); /* Table 6.1's DDR3-1600 x2 */
     c->w_ocl = env_num("PTXSIM_HETEROPDP_OCL_WEIGHT", 1.0);
     c->llc_mb = env_num("PTXSIM_HETEROPDP_LLC_MB", 8.0);
     c->lanes = env_num("PTXSIM_HETEROPDP_CPU_LANES", 8.0); /* cores x SIMD lanes of the CMP */
@@ -93,8 +96,9 @@ static void cfg_init(void)
     if (dir && *dir)
         c->models_ok = rt_hpdp_models_load(dir, &c->models, &err) == 0;
     if ((c->goal == GOAL_ALONE || c->goal == GOAL_FAIR) && !c->models_ok)
-        fprintf(stderr, "ptxsim opencl: HeteroPDP needs trained models (PTXSIM_HETEROPDP_MODELS"
-                        "): %s; the queue's device runs each kernel\n",
+        fprintf(stderr,
+                "ptxsim opencl: HeteroPDP needs trained models (PTXSIM_HETEROPDP_MODELS"
+                "): %s; the queue's device runs each kernel\n",
                 dir && *dir ? err.msg : "not set");
     if (log && *log && !(c->log = fopen(log, "a")))
         fprintf(stderr, "ptxsim opencl: cannot open PTXSIM_HETEROPDP_LOG=%s\n", log);
@@ -188,12 +192,12 @@ static void predict(const struct hpdp_cfg *c, struct ocl_hpdp_launch *hl)
     uint32_t n;
 
     n = rt_hpdp_cpu_factors(hl->cpu, &hl->dyn, NULL, f);
-    hl->ta[HPDP_CPU] = m->have[RT_HPDP_CPU_ALONE] && n ? hpdp_predict(&m->m[RT_HPDP_CPU_ALONE], f)
-                                                       : INFINITY;
+    hl->ta[HPDP_CPU] =
+        m->have[RT_HPDP_CPU_ALONE] && n ? hpdp_predict(&m->m[RT_HPDP_CPU_ALONE], f) : INFINITY;
     n = rt_hpdp_gpu_factors(hl->gpu, &hl->dyn, NULL, f);
-    hl->ta[HPDP_GPU] = (m->have[RT_HPDP_GPU_ALONE] ? hpdp_predict(&m->m[RT_HPDP_GPU_ALONE], f)
-                                                   : INFINITY) +
-                       rt_hpdp_xfer_s(hl->dyn.transfer_bytes, c->pcie_gbs, c->host_gbs, 0);
+    hl->ta[HPDP_GPU] =
+        (m->have[RT_HPDP_GPU_ALONE] ? hpdp_predict(&m->m[RT_HPDP_GPU_ALONE], f) : INFINITY) +
+        rt_hpdp_xfer_s(hl->dyn.transfer_bytes, c->pcie_gbs, c->host_gbs, 0);
     hl->tc[HPDP_CPU] = hl->ta[HPDP_CPU];
     hl->tc[HPDP_GPU] = hl->ta[HPDP_GPU];
     if (hl->nco) {
@@ -201,10 +205,10 @@ static void predict(const struct hpdp_cfg *c, struct ocl_hpdp_launch *hl)
         if (m->have[RT_HPDP_CPU_COLOC])
             hl->tc[HPDP_CPU] = hpdp_predict(&m->m[RT_HPDP_CPU_COLOC], f);
         n = rt_hpdp_gpu_factors(hl->gpu, &hl->dyn, &hl->sys, f);
-        hl->tc[HPDP_GPU] = (m->have[RT_HPDP_GPU_COLOC] ? hpdp_predict(&m->m[RT_HPDP_GPU_COLOC], f)
-                                                       : hl->ta[HPDP_GPU]) +
-                           rt_hpdp_xfer_s(hl->dyn.transfer_bytes, c->pcie_gbs, c->host_gbs,
-                                          hl->sys.dram_gbs);
+        hl->tc[HPDP_GPU] =
+            (m->have[RT_HPDP_GPU_COLOC] ? hpdp_predict(&m->m[RT_HPDP_GPU_COLOC], f)
+                                        : hl->ta[HPDP_GPU]) +
+            rt_hpdp_xfer_s(hl->dyn.transfer_bytes, c->pcie_gbs, c->host_gbs, hl->sys.dram_gbs);
     }
     (void)n;
     hl->predicted = true;
@@ -292,25 +296,26 @@ void ocl_hpdp_done(cl_kernel k, const struct ocl_hpdp_launch *hl, cl_device_id r
 {
     struct hpdp_cfg *c = &g_cfg;
     bool gpu = ran == ocl_device();
-    double xfer = gpu ? rt_hpdp_xfer_s(hl->dyn.transfer_bytes, c->pcie_gbs, c->host_gbs,
-                                       hl->sys.dram_gbs)
-                      : 0.0;
+    double xfer =
+        gpu ? rt_hpdp_xfer_s(hl->dyn.transfer_bytes, c->pcie_gbs, c->host_gbs, hl->sys.dram_gbs)
+            : 0.0;
 
     if (!hl->active || !c->log)
         return;
     pthread_mutex_lock(&c->log_lock);
     fprintf(c->log, "launch seq=%llu app=%s kernel=%s dev=%s rc=%d T=%.17g Buf=%.17g Xfer=%.17g",
             (unsigned long long)c->seq++, c->app && *c->app ? c->app : "-", k->info.name,
-            gpu ? "gpu" : "cpu", rc, hl->dyn.threads, hl->dyn.buffer_bytes,
-            hl->dyn.transfer_bytes);
+            gpu ? "gpu" : "cpu", rc, hl->dyn.threads, hl->dyn.buffer_bytes, hl->dyn.transfer_bytes);
     log_vec(c->log, "g", hl->gpu, RT_HPDP_G_N);
     log_vec(c->log, "c", hl->cpu, RT_HPDP_C_N);
-    fprintf(c->log, " havec=%d nco=%u llc=%.17g dram=%.17g kernel_s=%.17g xfer_s=%.17g time_s=%.17g",
+    fprintf(c->log,
+            " havec=%d nco=%u llc=%.17g dram=%.17g kernel_s=%.17g xfer_s=%.17g time_s=%.17g",
             hl->have_cpu, hl->nco, hl->sys.llc_mps, hl->sys.dram_gbs, kernel_ns * 1e-9, xfer,
             kernel_ns * 1e-9 + xfer);
     if (hl->predicted)
-        fprintf(c->log, " ta_cpu=%.17g ta_gpu=%.17g tc_cpu=%.17g tc_gpu=%.17g f_cpu=%.17g "
-                        "f_gpu=%.17g",
+        fprintf(c->log,
+                " ta_cpu=%.17g ta_gpu=%.17g tc_cpu=%.17g tc_gpu=%.17g f_cpu=%.17g "
+                "f_gpu=%.17g",
                 hl->ta[0], hl->ta[1], hl->tc[0], hl->tc[1], hl->fair[0], hl->fair[1]);
     fputc('\n', c->log);
     fflush(c->log);

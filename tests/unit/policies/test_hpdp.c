@@ -116,7 +116,7 @@ static void test_oracle6_coloc(void **state)
                         in.w_co[0] = weights[w];
                         d = hpdp_choose_coloc(&in, fair);
                         assert_int_equal(d, fair[HPDP_CPU] > fair[HPDP_GPU] + 1e-12 ? HPDP_CPU
-                                                                                     : HPDP_GPU);
+                                                                                    : HPDP_GPU);
                         if (gpu_seen)
                             assert_int_equal(d, HPDP_GPU);
                         gpu_seen |= d == HPDP_GPU;
@@ -200,11 +200,11 @@ static void test_fit_recovers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oracle1_predict),   cmocka_unit_test(test_oracle2_term_counts),
-        cmocka_unit_test(test_oracle3_fairness),  cmocka_unit_test(test_oracle4_ratio),
-        cmocka_unit_test(test_oracle5_alone),     cmocka_unit_test(test_oracle6_coloc),
-        cmocka_unit_test(test_oracle7_bubble),    cmocka_unit_test(test_oracle8_slowdown),
-        cmocka_unit_test(test_oracle9_accuracy),  cmocka_unit_test(test_fit_recovers),
+        cmocka_unit_test(test_oracle1_predict),  cmocka_unit_test(test_oracle2_term_counts),
+        cmocka_unit_test(test_oracle3_fairness), cmocka_unit_test(test_oracle4_ratio),
+        cmocka_unit_test(test_oracle5_alone),    cmocka_unit_test(test_oracle6_coloc),
+        cmocka_unit_test(test_oracle7_bubble),   cmocka_unit_test(test_oracle8_slowdown),
+        cmocka_unit_test(test_oracle9_accuracy), cmocka_unit_test(test_fit_recovers),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

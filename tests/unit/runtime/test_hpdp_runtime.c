@@ -64,10 +64,11 @@ static void test_factors_and_xfer(void **state)
     assert_true(f[8] == 7 && f[9] == 9);
     assert_int_equal(rt_hpdp_gpu_factors(g, &d, NULL, f), 8);
     assert_int_equal(rt_hpdp_gpu_factors(g, &d, &s, f), 9);
-    assert_true(f[8] == 9); /* DRAM bandwidth only */
+    assert_true(f[8] == 9);                   /* DRAM bandwidth only */
     for (int w = 0; w < RT_HPDP_NMODELS; w++) /* the files' factor counts agree */
-        assert_int_equal(rt_hpdp_model_factors((enum rt_hpdp_which)w),
-                         w == 0 || w == 1 ? 8 : w == 2 ? 10 : 9);
+        assert_int_equal(rt_hpdp_model_factors((enum rt_hpdp_which)w), w == 0 || w == 1 ? 8
+                                                                       : w == 2         ? 10
+                                                                                        : 9);
     /* PCIe-bound alone; host-bound when co-runners leave less than the link */
     assert_true(fabs(rt_hpdp_xfer_s(1e9, 16, 22, 0) - 1.0 / 16) < 1e-12);
     assert_true(fabs(rt_hpdp_xfer_s(1e9, 16, 22, 18) - 1.0 / 4) < 1e-12);
@@ -168,7 +169,7 @@ static void test_perf_llc(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gpu_counts),     cmocka_unit_test(test_factors_and_xfer),
+        cmocka_unit_test(test_gpu_counts),       cmocka_unit_test(test_factors_and_xfer),
         cmocka_unit_test(test_models_roundtrip), cmocka_unit_test(test_telemetry),
         cmocka_unit_test(test_perf_llc),
     };
