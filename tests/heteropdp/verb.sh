@@ -6,7 +6,8 @@
 # Then the trained models drive the policy (PTXSIM_HETEROPDP=alone) on the
 # held-out kernel-set program (benchmarks/heteropdp/kernels.c) in functional
 # mode: it must pass its own checks, log a prediction for every launch, and
-# run each kernel on the device the models favour (CPU when PoCL is there).
+# run each kernel on the device the models favour (CPU when PoCL is there); with a
+# co-runner in the telemetry, PTXSIM_HETEROPDP=fair must log fairness and pick the fairer GPU.
 # Environment (AM_TESTS_ENVIRONMENT): top_builddir, srcdir, CC.
 set -u
 top="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -80,6 +81,20 @@ if [ -f "$icd" ] && "${CC:-cc}" -std=gnu11 -O1 -o "$tmp/hk" "$top/benchmarks/het
         grep -q 'kernel=bsm dev=gpu' "$tmp/policy.log" || bad "bsm did not stay on the GPU"
     else
         bad "kernel set under the policy failed: $(cat "$tmp/hk.out" "$tmp/hk.err" | tail -5)"
+    fi
+    # Max fairness beside one (modelled) co-runner, weight 2.5: its telemetry names this
+    # shell's pid; the Bubble-up curves make the CPU placement hurt it more than the GPU's.
+    mkdir -p "$tmp/co"
+    echo "corunner-mem mem 2.5 4 30" >"$tmp/co/$$.corunner"
+    printf '# ptxsim-heteropdp-bubble 1\nllc 0.001 3\nllc 1 4\ndram 1 1.05\ndram 10 1.2\n' >"$tmp/pm/bubble.txt"
+    if PTXSIM_MODE=functional PTXSIM_HETEROPDP=fair PTXSIM_HETEROPDP_MODELS="$tmp/pm" \
+        PTXSIM_HETEROPDP_CORUNNERS="$tmp/co" PTXSIM_HETEROPDP_LOG="$tmp/fair.log" \
+        OCL_ICD_VENDORS="$tmp/vendors" POCL_CACHE_DIR="$tmp/pocl-cache" \
+        "$tmp/hk" "$top/benchmarks/heteropdp/kernels.cl" 1024 vadd copy >"$tmp/hk.out" 2>"$tmp/hk.err"; then
+        [ "$(grep -c 'nco=1 .* f_cpu=' "$tmp/fair.log")" = 2 ] || bad "fair: no fairness logged: $(cat "$tmp/fair.log")"
+        grep -q 'kernel=vadd dev=gpu' "$tmp/fair.log" || bad "fair: vadd did not go to the GPU, which is fairer to the co-runner"
+    else
+        bad "kernel set under the fair policy failed: $(cat "$tmp/hk.out" "$tmp/hk.err" | tail -5)"
     fi
 fi
 [ "$fail" = 0 ] && echo "PASS: heteropdp train, report and policy"
