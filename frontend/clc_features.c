@@ -10,6 +10,9 @@
 #include "common/err.h"
 #include "frontend/clc.h"
 
+#define CLC_LOOP_GUESS 16.0 /* trip count of a loop whose bound is not a constant */
+#define CLC_LOOP_MAX 4096.0
+
 static bool is_vector(LLVMTypeRef t)
 {
     LLVMTypeKind k = LLVMGetTypeKind(t);
@@ -39,7 +42,7 @@ static bool is_atomic_call(LLVMValueRef in)
     return strstr(name, "atom") != NULL;
 }
 
-static void count_instr(LLVMValueRef in, double out[CLC_F_N])
+static void count_instr(LLVMValueRef in, double weight, double out[CLC_F_N])
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     bool vec;
@@ -48,19 +51,71 @@ static void count_instr(LLVMValueRef in, double out[CLC_F_N])
         return;
     if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMFence ||
         (op == LLVMCall && is_atomic_call(in))) {
-        out[CLC_F_ATOMIC] += 1;
+        out[CLC_F_ATOMIC] += weight;
         return;
     }
     if (op == LLVMBr || op == LLVMSwitch || op == LLVMIndirectBr) {
-        out[CLC_F_BRANCH] += 1;
+        out[CLC_F_BRANCH] += weight;
         return;
     }
     vec =
         op == LLVMStore ? is_vector(LLVMTypeOf(LLVMGetOperand(in, 0))) : is_vector(LLVMTypeOf(in));
     if (op == LLVMLoad || op == LLVMStore)
-        out[vec ? CLC_F_VMEM : CLC_F_SMEM] += 1;
+        out[vec ? CLC_F_VMEM : CLC_F_SMEM] += weight;
     else
-        out[vec ? CLC_F_VALU : CLC_F_SALU] += 1;
+        out[vec ? CLC_F_VALU : CLC_F_SALU] += weight;
+}
+
+/* A back edge's trip count: the constant its exit compare tests against, else CLC_LOOP_GUESS. */
+static double trip_count(LLVMValueRef br)
+{
+    LLVMValueRef cond;
+
+    if (!LLVMIsConditional(br) || !(cond = LLVMGetCondition(br)) || !LLVMIsAICmpInst(cond))
+        return CLC_LOOP_GUESS;
+    for (int i = 0; i < 2; i++) {
+        LLVMValueRef op = LLVMGetOperand(cond, (unsigned)i);
+        if (LLVMIsAConstantInt(op)) {
+            long long c = LLVMConstIntGetSExtValue(op);
+            c = c < 0 ? -c : c;
+            return c < 1 ? 1 : c > CLC_LOOP_MAX ? CLC_LOOP_MAX : (double)c;
+        }
+    }
+    return CLC_LOOP_GUESS;
+}
+
+/* Counts fn's instructions, each block weighted by the trip counts of the loops around it. */
+static int count_function(LLVMValueRef fn, double out[CLC_F_N])
+{
+    unsigned nb = LLVMCountBasicBlocks(fn), b = 0;
+    LLVMBasicBlockRef *bbs = calloc(nb + 1, sizeof(*bbs));
+    double *w = calloc(nb + 1, sizeof(double));
+
+    if (!bbs || !w) {
+        free(bbs);
+        free(w);
+        return PS_ENOMEM;
+    }
+    LLVMGetBasicBlocks(fn, bbs);
+    for (b = 0; b < nb; b++)
+        w[b] = 1;
+    for (b = 0; b < nb; b++) { /* a branch to a block at or before its own: a loop [s, b] */
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[b]);
+        unsigned ns = t && LLVMGetInstructionOpcode(t) == LLVMBr ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned k = 0; k < ns; k++) {
+            LLVMBasicBlockRef succ = LLVMGetSuccessor(t, k);
+            for (unsigned s = 0; s <= b; s++)
+                if (bbs[s] == succ)
+                    for (unsigned x = s; x <= b; x++)
+                        w[x] *= trip_count(t);
+        }
+    }
+    for (b = 0; b < nb; b++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bbs[b]); in; in = LLVMGetNextInstruction(in))
+            count_instr(in, w[b], out);
+    free(bbs);
+    free(w);
+    return 0;
 }
 
 static int count_module(const void *bc, size_t len, const char *const *kernels, size_t nk,
@@ -80,11 +135,7 @@ static int count_module(const void *bc, size_t len, const char *const *kernels, 
                 rc = ps_err_set(err, PS_ENOTFOUND, "no kernel %s in the program", kernels[k]);
                 break;
             }
-            for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-                 bb = LLVMGetNextBasicBlock(bb))
-                for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
-                     in = LLVMGetNextInstruction(in))
-                    count_instr(in, out[k]);
+            rc = count_function(fn, out[k]);
         }
     }
     if (m)

@@ -10,7 +10,9 @@
  * MEM = load and store; BRANCH = br, switch, indirectbr; ATOMIC = atomicrmw,
  * cmpxchg, fence and calls to functions whose name contains "atom"; ALU =
  * every other instruction except phi, alloca, ret, unreachable and debug
- * intrinsics.
+ * intrinsics. Each instruction counts once per trip of the loops around it:
+ * a branch back to an earlier block closes a loop, whose trip count is the
+ * constant its icmp tests against (else 16; at most 4096).
  */
 #ifndef PTXSIM_FRONTEND_CLC_FEATURES_H
 #define PTXSIM_FRONTEND_CLC_FEATURES_H

@@ -84,7 +84,7 @@ static int cholesky_solve(double *A, double *b, uint32_t nt)
 
 /* Fits on the samples whose fold (i % k) is not `skip` (skip >= k: all samples). */
 static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
-                      uint32_t k, uint32_t skip)
+                      const double *w, uint32_t k, uint32_t skip)
 {
     uint32_t nt = hpdp_term_count(nf);
     double A[HPDP_MAX_TERMS * HPDP_MAX_TERMS] = {0}, b[HPDP_MAX_TERMS] = {0};
@@ -96,7 +96,7 @@ static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double 
             continue;
         hpdp_terms(nf, F + i * nf, terms);
         for (uint32_t t = 0; t < nt; t++)
-            scale[t] += terms[t] * terms[t];
+            scale[t] += (w ? w[i] : 1.0) * terms[t] * terms[t];
         used++;
     }
     if (!used)
@@ -110,9 +110,10 @@ static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double 
         for (uint32_t t = 0; t < nt; t++)
             terms[t] /= scale[t];
         for (uint32_t r = 0; r < nt; r++) {
-            b[r] += terms[r] * y[i];
+            double wr = (w ? w[i] : 1.0) * terms[r];
+            b[r] += wr * y[i];
             for (uint32_t c = 0; c < nt; c++)
-                A[r * nt + c] += terms[r] * terms[c];
+                A[r * nt + c] += wr * terms[c];
         }
     }
     for (uint32_t t = 0; t < nt; t++) /* tiny ridge: only exactly collinear terms feel it */
@@ -130,7 +131,15 @@ int hpdp_fit(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const
 {
     if (!n || !nf || nf > HPDP_MAX_FACTORS)
         return -1;
-    return fit_subset(m, nf, n, F, y, 0, 0);
+    return fit_subset(m, nf, n, F, y, NULL, 0, 0);
+}
+
+int hpdp_fit_weighted(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
+                      const double *w)
+{
+    if (!n || !nf || nf > HPDP_MAX_FACTORS)
+        return -1;
+    return fit_subset(m, nf, n, F, y, w, 0, 0);
 }
 
 double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const double *y)
@@ -149,6 +158,12 @@ double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const doub
 
 double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint32_t k, double *pred)
 {
+    return hpdp_kfold_weighted(nf, n, F, y, NULL, k, pred);
+}
+
+double hpdp_kfold_weighted(uint32_t nf, size_t n, const double *F, const double *y, const double *w,
+                           uint32_t k, double *pred)
+{
     double mean = 0, ss_res = 0, ss_tot = 0;
 
     if (k < 2 || k > n || !nf || nf > HPDP_MAX_FACTORS)
@@ -157,7 +172,7 @@ double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint3
         mean += y[i] / (double)n;
     for (uint32_t fold = 0; fold < k; fold++) {
         struct hpdp_model m;
-        if (fit_subset(&m, nf, n, F, y, k, fold))
+        if (fit_subset(&m, nf, n, F, y, w, k, fold))
             return -INFINITY;
         for (size_t i = fold; i < n; i += k) {
             double p = hpdp_predict(&m, F + i * nf), e = y[i] - p, d = y[i] - mean;

@@ -44,6 +44,13 @@ double hpdp_predict(const struct hpdp_model *m, const double *f);
  * are no samples or nf is out of range.
  */
 int hpdp_fit(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y);
+/*
+ * The same, each sample's squared error weighted by w[i] (w NULL: all 1).
+ * Weights 1/y^2 minimise relative rather than absolute error, which suits
+ * times spanning orders of magnitude (ptxsim heteropdp train's default).
+ */
+int hpdp_fit_weighted(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
+                      const double *w);
 
 /* Coefficient of determination of m over n samples (1 - SSres/SStot about the mean). */
 double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const double *y);
@@ -57,5 +64,8 @@ double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const doub
  */
 double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint32_t k,
                   double *pred);
+/* k-fold with weighted fits (the pooled R^2 stays unweighted). */
+double hpdp_kfold_weighted(uint32_t nf, size_t n, const double *F, const double *y, const double *w,
+                           uint32_t k, double *pred);
 
 #endif

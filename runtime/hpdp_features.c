@@ -1,6 +1,7 @@
 /* HeteroPDP features (hpdp_features.h). */
 #include "runtime/hpdp_features.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/err.h"
@@ -28,6 +29,50 @@ static enum rt_hpdp_gpu_feat classify(const struct isa_instr *in)
     }
 }
 
+#define LOOP_GUESS 16.0 /* trip count of a loop whose bound is not an immediate */
+#define LOOP_MAX 4096.0
+
+/* A backward bra at i: the immediate of the last setp before it inside the loop, else LOOP_GUESS.
+ */
+static double trip_count(const struct isa_func *fn, uint32_t from, uint32_t i)
+{
+    for (uint32_t j = i; j-- > from;) {
+        const struct isa_instr *in = &fn->instrs[j];
+        if (in->op != ISA_OP_SETP)
+            continue;
+        for (uint32_t o = 1; o < in->nops; o++) {
+            const struct isa_operand *op = &fn->ops[in->first_op + o];
+            if (op->kind == ISA_OPND_IMM) {
+                double c = op->v.i < 0 ? -(double)op->v.i : (double)op->v.i;
+                return c < 1 ? 1 : c > LOOP_MAX ? LOOP_MAX : c;
+            }
+        }
+        break;
+    }
+    return LOOP_GUESS;
+}
+
+/* Each instruction's weight: the product of the trip counts of the loops (backward bra) around it.
+ */
+static void loop_weights(const struct isa_func *fn, double *w)
+{
+    for (uint32_t i = 0; i < fn->ninstrs; i++)
+        w[i] = 1;
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const struct isa_instr *in = &fn->instrs[i];
+        const struct isa_operand *op = in->nops ? &fn->ops[in->first_op] : NULL;
+        uint32_t p;
+        double trip;
+        if (in->op != ISA_OP_BRA || !op || op->kind != ISA_OPND_LABEL || op->a >= fn->nlabels)
+            continue;
+        if ((p = fn->labels[op->a].pos) > i)
+            continue;
+        trip = trip_count(fn, p, i);
+        for (uint32_t j = p; j <= i; j++)
+            w[j] *= trip;
+    }
+}
+
 int rt_hpdp_gpu_counts(const char *ptx, const char *kernel, double out[RT_HPDP_G_N],
                        struct ps_err *err)
 {
@@ -41,14 +86,21 @@ int rt_hpdp_gpu_counts(const char *ptx, const char *kernel, double out[RT_HPDP_G
         const struct isa_func *fn = m->funcs[f];
         if (!fn->is_entry || !fn->has_body || strcmp(fn->name, kernel))
             continue;
+        double *w = calloc(fn->ninstrs + 1, sizeof(double));
+        if (!w) {
+            rc = PS_ENOMEM;
+            break;
+        }
+        loop_weights(fn, w);
         for (uint32_t i = 0; i < fn->ninstrs; i++)
-            out[classify(&fn->instrs[i])] += 1;
+            out[classify(&fn->instrs[i])] += w[i];
+        free(w);
         rc = 0;
         break;
     }
     isa_module_destroy(m);
     if (rc)
-        ps_err_set(err, rc, "no kernel %s in the PTX", kernel);
+        ps_err_set(err, rc, rc == PS_ENOMEM ? "out of memory" : "no kernel %s in the PTX", kernel);
     return rc;
 }
 

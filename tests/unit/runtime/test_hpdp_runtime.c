@@ -30,7 +30,9 @@ static const char ptx[] =
     "  ld.param.u64 %rd1, [p];\n  ld.param.f32 %f1, [x];\n"
     "  mov.u32 %r1, %tid.x;\n  add.s32 %r2, %r1, 1;\n  setp.lt.s32 %p1, %r2, 4;\n"
     "  @%p1 bra L1;\n  mul.f32 %f2, %f1, %f1;\n  sin.approx.f32 %f3, %f2;\n"
-    "  st.global.f32 [%rd1], %f3;\nL1:\n  bar.sync 0;\n  ret;\n}\n";
+    "  st.global.f32 [%rd1], %f3;\nL1:\n  bar.sync 0;\n  ret;\n}\n"
+    ".visible .entry loop()\n{\n  .reg .b32 %r<3>; .reg .pred %p<2>;\n  mov.u32 %r1, 0;\n"
+    "LOOP:\n  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 100;\n  @%p1 bra LOOP;\n  ret;\n}\n";
 
 static void test_gpu_counts(void **state)
 {
@@ -46,6 +48,10 @@ static void test_gpu_counts(void **state)
     assert_true(g[RT_HPDP_G_SFU] == 1);     /* sin */
     assert_true(g[RT_HPDP_G_BRANCH] == 2);  /* bra, ret */
     assert_true(g[RT_HPDP_G_BARRIER] == 1); /* bar.sync */
+    /* a loop's body counts once per trip: the setp's immediate bound, 100 */
+    assert_int_equal(rt_hpdp_gpu_counts(ptx, "loop", g, &err), 0);
+    assert_true(g[RT_HPDP_G_INT] == 1 + 100 + 100); /* mov; add and setp in the loop */
+    assert_true(g[RT_HPDP_G_BRANCH] == 100 + 1);    /* the bra in the loop; ret */
     assert_int_equal(rt_hpdp_gpu_counts(ptx, "nope", g, &err), PS_ENOTFOUND);
     assert_int_equal(rt_hpdp_gpu_counts("not ptx", "k", g, &err), PS_EPARSE);
 }
