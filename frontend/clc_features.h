@@ -11,8 +11,12 @@
  * cmpxchg, fence and calls to functions whose name contains "atom"; ALU =
  * every other instruction except phi, alloca, ret, unreachable and debug
  * intrinsics. Each instruction counts once per trip of the loops around it:
- * a branch back to an earlier block closes a loop, whose trip count is the
- * constant its icmp tests against (else 16; at most 4096).
+ * a back edge closes a loop, whose trip count comes from its exit icmp
+ * against a constant C: |C - start| / |step| for a counter `add phi, step`
+ * with a constant start, else C; else 16; at most 4096; loops are the
+ * natural loops of back edges (to a block that dominates the branch). A call
+ * to a transcendental built-in (sin, cos, tan, exp, log, pow, erf, cbrt,
+ * hypot, gamma) counts as 20 ALU instructions.
  */
 #ifndef PTXSIM_FRONTEND_CLC_FEATURES_H
 #define PTXSIM_FRONTEND_CLC_FEATURES_H

@@ -41,8 +41,10 @@ enum rt_hpdp_cpu_feat {
  * transfers (bra, brx, call, ret, exit), BARRIER = bar/barrier/membar/fence,
  * FP = any other instruction whose first type is a float, INT = the rest.
  * Each instruction counts once per trip of the loops around it: a backward
- * bra closes a loop, whose trip count is the immediate of the last setp
- * before the bra (else 16; at most 4096).
+ * bra closes a loop, whose trip count comes from the last setp before the
+ * bra: |bound - init| / |step| for a counter compared with an immediate
+ * bound, init and step the counter's immediates (mov before the loop, add in
+ * it); else 16; at most 4096.
  * Returns 0, PS_EPARSE (bad PTX) or PS_ENOTFOUND (no such entry).
  */
 int rt_hpdp_gpu_counts(const char *ptx, const char *kernel, double out[RT_HPDP_G_N],
