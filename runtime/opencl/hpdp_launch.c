@@ -260,8 +260,9 @@ cl_device_id ocl_hpdp_target(cl_command_queue q, cl_kernel k, cl_uint dim, const
         hl->dyn.threads *= (double)global[d];
     hl->dyn.buffer_bytes = buffer_bytes(k);
     copied = ocl_stats_copied() + __atomic_load_n(&g_host_copied, __ATOMIC_SEQ_CST);
-    hl->dyn.transfer_bytes = (double)(copied - c->copied_mark);
-    c->copied_mark = copied;
+    /* contexts on other threads launch too: the mark moves atomically */
+    hl->dyn.transfer_bytes =
+        (double)(copied - __atomic_exchange_n(&c->copied_mark, copied, __ATOMIC_SEQ_CST));
     if ((f = features(k))) {
         memcpy(hl->gpu, f->gpu, sizeof(hl->gpu));
         memcpy(hl->cpu, f->cpu, sizeof(hl->cpu));
