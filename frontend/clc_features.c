@@ -65,7 +65,7 @@ static bool is_costly_call(LLVMValueRef in)
     return false;
 }
 
-static void count_instr(LLVMValueRef in, double weight, double out[CLC_F_N])
+static void count_instr(LLVMValueRef in, double weight, bool in_loop, double out[CLC_F_N])
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     bool vec;
@@ -81,8 +81,10 @@ static void count_instr(LLVMValueRef in, double weight, double out[CLC_F_N])
         out[CLC_F_BRANCH] += weight;
         return;
     }
-    vec =
-        op == LLVMStore ? is_vector(LLVMTypeOf(LLVMGetOperand(in, 0))) : is_vector(LLVMTypeOf(in));
+    /* vector: an OpenCL vector type, or straight-line code the CPU device vectorises
+     * across work-items; scalar: code inside the kernel's own loops */
+    vec = !in_loop || (op == LLVMStore ? is_vector(LLVMTypeOf(LLVMGetOperand(in, 0)))
+                                       : is_vector(LLVMTypeOf(in)));
     if (op == LLVMLoad || op == LLVMStore)
         out[vec ? CLC_F_VMEM : CLC_F_SMEM] += weight;
     else
@@ -254,7 +256,7 @@ static int count_function(LLVMValueRef fn, double out[CLC_F_N])
         for (unsigned b = 0; b < g.nb; b++)
             for (LLVMValueRef in = LLVMGetFirstInstruction(g.bbs[b]); in;
                  in = LLVMGetNextInstruction(in))
-                count_instr(in, g.w[b], out);
+                count_instr(in, g.w[b], g.w[b] > 1, out);
     }
     free(g.bbs);
     free(g.w);

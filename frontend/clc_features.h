@@ -4,9 +4,12 @@
  * clang 14 emits it at -O2 (clc_compile_object's module, before libclc is
  * linked, so built-in calls count once each).
  *
- * The vector/scalar rule: an instruction is "vector" when its result type is
- * an LLVM vector type, or, for a store, when the stored value is (OpenCL
- * vector types such as float4, and whatever clang's -O2 vectorisers made).
+ * The vector/scalar rule: CPU OpenCL devices (Intel's, PoCL's) vectorise a
+ * kernel across work-items, which the kernel's own loops (data-dependent or
+ * long trip counts, calls) usually defeat. So an instruction outside the
+ * kernel's loops is "vector"; one inside a loop is "scalar" unless its own
+ * type is an LLVM vector (for a store: the stored value's), as OpenCL vector
+ * types (float4) are.
  * MEM = load and store; BRANCH = br, switch, indirectbr; ATOMIC = atomicrmw,
  * cmpxchg, fence and calls to functions whose name contains "atom"; ALU =
  * every other instruction except phi, alloca, ret, unreachable and debug

@@ -48,7 +48,7 @@ double hpdp_predict(const struct hpdp_model *m, const double *f)
     hpdp_terms(m->nf, f, terms);
     for (uint32_t t = 0; t < nt; t++)
         sum += m->coef[t] * terms[t];
-    return sum;
+    return m->intercept ? sum + m->c0 : sum;
 }
 
 /* Solves the symmetric positive definite system A x = b (A is nt x nt, overwritten) by Cholesky. */
@@ -83,18 +83,28 @@ static int cholesky_solve(double *A, double *b, uint32_t nt)
 }
 
 /* Fits on the samples whose fold (i % k) is not `skip` (skip >= k: all samples). */
-static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
-                      const double *w, uint32_t k, uint32_t skip)
+/* The term values of one sample, plus a constant 1 last when there is an intercept. */
+static void row(uint32_t nf, bool icpt, const double *f, double *terms)
 {
-    uint32_t nt = hpdp_term_count(nf);
-    double A[HPDP_MAX_TERMS * HPDP_MAX_TERMS] = {0}, b[HPDP_MAX_TERMS] = {0};
-    double scale[HPDP_MAX_TERMS] = {0}, terms[HPDP_MAX_TERMS];
+    hpdp_terms(nf, f, terms);
+    if (icpt)
+        terms[hpdp_term_count(nf)] = 1.0;
+}
+
+#define MAXCOLS (HPDP_MAX_TERMS + 1)
+
+static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
+                      const double *w, bool icpt, uint32_t k, uint32_t skip)
+{
+    uint32_t nt = hpdp_term_count(nf) + icpt;
+    double A[MAXCOLS * MAXCOLS] = {0}, b[MAXCOLS] = {0};
+    double scale[MAXCOLS] = {0}, terms[MAXCOLS];
     size_t used = 0;
 
     for (size_t i = 0; i < n; i++) {
         if (k && i % k == skip)
             continue;
-        hpdp_terms(nf, F + i * nf, terms);
+        row(nf, icpt, F + i * nf, terms);
         for (uint32_t t = 0; t < nt; t++)
             scale[t] += (w ? w[i] : 1.0) * terms[t] * terms[t];
         used++;
@@ -106,7 +116,7 @@ static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double 
     for (size_t i = 0; i < n; i++) {
         if (k && i % k == skip)
             continue;
-        hpdp_terms(nf, F + i * nf, terms);
+        row(nf, icpt, F + i * nf, terms);
         for (uint32_t t = 0; t < nt; t++)
             terms[t] /= scale[t];
         for (uint32_t r = 0; r < nt; r++) {
@@ -122,8 +132,11 @@ static int fit_subset(struct hpdp_model *m, uint32_t nf, size_t n, const double 
         return -1;
     memset(m, 0, sizeof(*m));
     m->nf = nf;
-    for (uint32_t t = 0; t < nt; t++)
+    m->intercept = icpt;
+    for (uint32_t t = 0; t + icpt < nt; t++)
         m->coef[t] = b[t] / scale[t];
+    if (icpt)
+        m->c0 = b[nt - 1] / scale[nt - 1];
     return 0;
 }
 
@@ -131,15 +144,15 @@ int hpdp_fit(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const
 {
     if (!n || !nf || nf > HPDP_MAX_FACTORS)
         return -1;
-    return fit_subset(m, nf, n, F, y, NULL, 0, 0);
+    return fit_subset(m, nf, n, F, y, NULL, false, 0, 0);
 }
 
 int hpdp_fit_weighted(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
-                      const double *w)
+                      const double *w, bool intercept)
 {
     if (!n || !nf || nf > HPDP_MAX_FACTORS)
         return -1;
-    return fit_subset(m, nf, n, F, y, w, 0, 0);
+    return fit_subset(m, nf, n, F, y, w, intercept, 0, 0);
 }
 
 double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const double *y)
@@ -158,11 +171,11 @@ double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const doub
 
 double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint32_t k, double *pred)
 {
-    return hpdp_kfold_weighted(nf, n, F, y, NULL, k, pred);
+    return hpdp_kfold_weighted(nf, n, F, y, NULL, false, k, pred);
 }
 
 double hpdp_kfold_weighted(uint32_t nf, size_t n, const double *F, const double *y, const double *w,
-                           uint32_t k, double *pred)
+                           bool intercept, uint32_t k, double *pred)
 {
     double mean = 0, ss_res = 0, ss_tot = 0;
 
@@ -172,7 +185,7 @@ double hpdp_kfold_weighted(uint32_t nf, size_t n, const double *F, const double 
         mean += y[i] / (double)n;
     for (uint32_t fold = 0; fold < k; fold++) {
         struct hpdp_model m;
-        if (fit_subset(&m, nf, n, F, y, w, k, fold))
+        if (fit_subset(&m, nf, n, F, y, w, intercept, k, fold))
             return -INFINITY;
         for (size_t i = fold; i < n; i += k) {
             double p = hpdp_predict(&m, F + i * nf), e = y[i] - p, d = y[i] - mean;

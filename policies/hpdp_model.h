@@ -15,6 +15,7 @@
 #ifndef PTXSIM_POLICIES_HPDP_MODEL_H
 #define PTXSIM_POLICIES_HPDP_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,9 @@
 struct hpdp_model {
     uint32_t nf;                 /* factors */
     double coef[HPDP_MAX_TERMS]; /* hpdp_term_count(nf) used */
+    bool intercept;              /* the optional constant term (section 5.8 F); off: the
+                                    dissertation's form */
+    double c0;                   /* its coefficient */
 };
 
 /* n + n(n-1)/2. */
@@ -45,12 +49,13 @@ double hpdp_predict(const struct hpdp_model *m, const double *f);
  */
 int hpdp_fit(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y);
 /*
- * The same, each sample's squared error weighted by w[i] (w NULL: all 1).
+ * The same, each sample's squared error weighted by w[i] (w NULL: all 1),
+ * with the optional constant term when intercept is true.
  * Weights 1/y^2 minimise relative rather than absolute error, which suits
  * times spanning orders of magnitude (ptxsim heteropdp train's default).
  */
 int hpdp_fit_weighted(struct hpdp_model *m, uint32_t nf, size_t n, const double *F, const double *y,
-                      const double *w);
+                      const double *w, bool intercept);
 
 /* Coefficient of determination of m over n samples (1 - SSres/SStot about the mean). */
 double hpdp_r2(const struct hpdp_model *m, size_t n, const double *F, const double *y);
@@ -66,6 +71,6 @@ double hpdp_kfold(uint32_t nf, size_t n, const double *F, const double *y, uint3
                   double *pred);
 /* k-fold with weighted fits (the pooled R^2 stays unweighted). */
 double hpdp_kfold_weighted(uint32_t nf, size_t n, const double *F, const double *y, const double *w,
-                           uint32_t k, double *pred);
+                           bool intercept, uint32_t k, double *pred);
 
 #endif

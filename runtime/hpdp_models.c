@@ -46,6 +46,9 @@ static int load_models(FILE *f, const char *path, struct rt_hpdp_models *out, st
             out->m[cur] = (struct hpdp_model){.nf = nf};
             out->have[cur] = true;
             t = 0;
+        } else if (cur >= 0 && sscanf(line, "intercept %lg", &c) == 1) {
+            out->m[cur].intercept = true;
+            out->m[cur].c0 = c;
         } else if (cur >= 0 && sscanf(line, "term %u %u %lg", &a, &b, &c) == 3) {
             uint32_t ea, eb;
             if (t >= hpdp_term_count(nf))
@@ -108,6 +111,8 @@ int rt_hpdp_models_write(FILE *f, const struct rt_hpdp_models *in)
         if (!in->have[w])
             continue;
         fprintf(f, "model %s %u\n", names[w], nf);
+        if (in->m[w].intercept)
+            fprintf(f, "intercept %.17g\n", in->m[w].c0);
         for (uint32_t t = 0; t < hpdp_term_count(nf); t++) {
             hpdp_term_factors(nf, t, &a, &b);
             fprintf(f, "term %u %u %.17g\n", a, b, in->m[w].coef[t]);

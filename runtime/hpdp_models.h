@@ -4,7 +4,8 @@
  * in a directory (one per machine, e.g. configs/heteropdp/<host>/):
  *
  *   models.txt   "# ptxsim-heteropdp-models 1" then, per model,
- *                "model NAME NFACTORS" and one "term A B COEF" line per term
+ *                "model NAME NFACTORS", optionally "intercept COEF" (the
+ *                constant term, when trained with one), and one "term A B COEF" line per term
  *                (A == B: a single factor), in hpdp_terms order; NAME is
  *                cpu_alone, gpu_alone, cpu_coloc or gpu_coloc.
  *   bubble.txt   "# ptxsim-heteropdp-bubble 1" then "llc|dram PRESSURE SLOWDOWN"

@@ -29,13 +29,15 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: ptxsim heteropdp train --out DIR [--k K] [--absolute] LOG...\n"
-                    "       ptxsim heteropdp report --models DIR --out DIR LOG...\n");
+    fprintf(stderr,
+            "usage: ptxsim heteropdp train --out DIR [--k K] [--absolute] [--intercept] LOG...\n"
+            "       ptxsim heteropdp report --models DIR --out DIR LOG...\n");
 }
 
 struct train_opts {
     uint32_t k;
-    bool relative; /* weights 1/y^2: least relative squared error (default) */
+    bool relative;  /* weights 1/y^2: least relative squared error (default) */
+    bool intercept; /* add the constant term (section 5.8 F allows it; off by default) */
 };
 
 /* Share of samples whose held-out prediction is within 20% of the measured time. */
@@ -66,8 +68,8 @@ static int train_one(const struct hpdp_samples *s, enum rt_hpdp_which w, const s
         wt[n] = o->relative ? 1.0 / (y[n] * y[n]) : 1.0;
         n++;
     }
-    if (n >= nt && n >= o->k && hpdp_fit_weighted(&out->m[w], nf, n, F, y, wt) == 0) {
-        double r2k = hpdp_kfold_weighted(nf, n, F, y, wt, o->k, pred);
+    if (n >= nt && n >= o->k && hpdp_fit_weighted(&out->m[w], nf, n, F, y, wt, o->intercept) == 0) {
+        double r2k = hpdp_kfold_weighted(nf, n, F, y, wt, o->intercept, o->k, pred);
         out->have[w] = true;
         fitted = 1;
         fprintf(sum, "%-10s samples %4zu terms %2u R2 %.4f kfold(%u) R2 %.4f within20 %.3f\n",
@@ -116,6 +118,8 @@ static int train(const char *out, const struct train_opts *o, const struct hpdp_
             "# ptxsim heteropdp train: %zu launches, %s least squares, k-fold held-out "
             "R2 and share within 20%%\n",
             s->n, o->relative ? "relative (weights 1/y^2)" : "absolute");
+    fprintf(sum, "# model form: interaction terms%s\n",
+            o->intercept ? " plus a constant term (--intercept)" : ", no intercept");
     for (int w = 0; w < RT_HPDP_NMODELS; w++)
         n += train_one(s, (enum rt_hpdp_which)w, o, &m, sum);
     fclose(sum);
@@ -138,8 +142,9 @@ int verb_heteropdp(int argc, char **argv)
         return 2;
     }
     for (; i < argc && !strncmp(argv[i], "--", 2); i += 2) {
-        if (!strcmp(argv[i], "--absolute")) {
-            o.relative = false;
+        if (!strcmp(argv[i], "--absolute") || !strcmp(argv[i], "--intercept")) {
+            o.relative = o.relative && strcmp(argv[i], "--absolute");
+            o.intercept = o.intercept || !strcmp(argv[i], "--intercept");
             i--;
             continue;
         }
