@@ -15,6 +15,7 @@
 #include "config.h"
 #include "memsys/cache.h"
 #include "runtime/functional_time.h"
+#include "runtime/opencl/cpu.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
 #include "runtime/stop.h"
@@ -259,6 +260,16 @@ void ocl_stats_copy(uint64_t bytes)
     pthread_mutex_unlock(&g_stats.lock);
 }
 
+uint64_t ocl_stats_copied(void)
+{
+    uint64_t n;
+
+    pthread_mutex_lock(&g_stats.lock);
+    n = g_stats.copy_bytes;
+    pthread_mutex_unlock(&g_stats.lock);
+    return n;
+}
+
 /*
  * At exit (or when the loader unloads the library): the statistics, if the
  * environment was read and is good. Contexts the program did not release
@@ -432,8 +443,11 @@ cl_int CL_API_CALL ocl_d_platform_info(cl_platform_id p, cl_platform_info name, 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint n,
                                                cl_device_id *devices, cl_uint *num)
 {
-    bool match =
-        type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    /* DEFAULT is the GPU alone; the CPU device (cpu.h) is listed after it for CPU and ALL. */
+    bool gpu = type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    bool cpu_asked = type == CL_DEVICE_TYPE_ALL || (type & CL_DEVICE_TYPE_CPU);
+    cl_device_id cpu = NULL, found[2];
+    cl_uint count = 0;
 
     if (p && p != &the_platform)
         return CL_INVALID_PLATFORM;
@@ -441,12 +455,18 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type 
         return CL_INVALID_DEVICE_TYPE;
     if ((!devices && !num) || (devices && n == 0))
         return CL_INVALID_VALUE;
+    if (cpu_asked)
+        cpu = ocl_cpu_device();
+    if (gpu)
+        found[count++] = &the_device;
+    if (cpu)
+        found[count++] = cpu;
     if (num)
-        *num = match ? 1 : 0;
-    if (!match)
+        *num = count;
+    if (!count)
         return CL_DEVICE_NOT_FOUND;
-    if (devices)
-        devices[0] = &the_device;
+    for (cl_uint i = 0; devices && i < count && i < n; i++)
+        devices[i] = found[i];
     return CL_SUCCESS;
 }
 
@@ -628,6 +648,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
 {
     cl_int rc;
 
+    if (d && d == ocl_cpu_device())
+        return ocl_cpu_device_info(name, size, value, size_ret);
     if (d != &the_device)
         return CL_INVALID_DEVICE;
     rc = device_info_text(name, size, value, size_ret);
@@ -642,12 +664,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id d)
 {
-    return d == &the_device ? CL_SUCCESS : CL_INVALID_DEVICE;
+    return ocl_device_ok(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id d)
 {
-    return d == &the_device ? CL_SUCCESS : CL_INVALID_DEVICE;
+    return ocl_device_ok(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id d,
@@ -655,5 +677,5 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id d,
                                                    cl_uint n, cl_device_id *out, cl_uint *num)
 {
     (void)props, (void)n, (void)out, (void)num;
-    return d == &the_device ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
+    return ocl_device_ok(d) ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
 }
