@@ -37,6 +37,13 @@ struct tm_stats {
     double ract;                      /* mean over SMs of N_act / (N_act + N_inact) */
     double util;                      /* mean over SMs of busy cycles / cycles */
     double wall_s;
+    /* Concurrent kernels: core cycles of its submission and completion, and how many other
+     * kernels were in flight with it (0 for the whole run's figures). */
+    uint64_t start_cycle, end_cycle;
+    uint32_t overlapped;
+    /* Cycles the GPU's clock advanced for it alone: the union of the kernels' windows is the
+     * sum of this over kernels (equal to c.cycles when nothing overlapped). */
+    uint64_t gpu_cycles;
     struct tm_counters c;
 };
 
