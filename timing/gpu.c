@@ -18,6 +18,7 @@
 #include "timing/gpu.h"
 #include "timing/l1d_trace.h"
 #include "timing/line_stats.h"
+#include "timing/parallel.h"
 #include "timing/sm.h"
 
 enum { D_CORE, D_ICNT, D_L2, D_DRAM, D_COUNT };
@@ -48,6 +49,7 @@ struct tm_gpu {
     struct tm_counters retired; /* counters of machines rebuilt after a fault */
     struct tm_stats last, total;
     bool check_only; /* built by tm_gpu_check: writes no file */
+    struct tm_par par; /* -ptxsim_threads (timing/parallel.c) */
 };
 
 static double now_s(void)
@@ -307,6 +309,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
     if (g->cs && g->cs_st)
         g->cs->destroy(g->cs_st);
     tm_lines_destroy(g->lines);
+    tm_par_fini(&g->par);
     ps_config_free(&g->cfg);
     free(g);
 }
@@ -558,8 +561,7 @@ static int watchdog(struct tm_gpu *g, struct run *r)
 
             if (w)
                 return isa_fault(w, 0, PS_ERUNAWAY, 0,
-                                 "runaway kernel: more than %llu warp instructions"
-                                 ISA_BUDGET_HINT,
+                                 "runaway kernel: more than %llu warp instructions" ISA_BUDGET_HINT,
                                  (unsigned long long)isa_device_config(g->dev)->insn_budget);
         }
     }
@@ -603,9 +605,8 @@ static int core_cycle(struct tm_gpu *g, struct run *r)
 
     g->core_now++;
     issue_ctas(g, r);
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        if ((rc = tm_sm_cycle(g->sm[i], g->core_now)))
-            return rc;
+    if ((rc = tm_par_cycle(&g->par, g->sm, g->prm.nsm, g->core_now)))
+        return rc;
     sample(g, r);
     progress(g, r);
     return watchdog(g, r);
@@ -744,7 +745,9 @@ int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
         rc = ps_err_set(err, PS_ENOMEM, "out of memory");
         goto out_launch;
     }
-    if ((rc = occupancy(g, &L, &r.occ, err)) || (rc = tm_itable_init(&it, p, &g->prm)))
+    if ((rc = occupancy(g, &L, &r.occ, err)) || (rc = tm_itable_init(&it, p, &g->prm)) ||
+        (rc = tm_par_launch(&g->par, g->sm, g->prm.nsm, &it, g->prm.threads,
+                            !g->l1_shared && !g->l1d_trace && !g->warp_profile && !g->lines)))
         goto out_launch;
     for (uint32_t i = 0; i < g->prm.nsm; i++) {
         r.sample_base[i] = *tm_sm_get_counters(g->sm[i]);

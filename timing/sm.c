@@ -82,6 +82,35 @@ struct hit {
     uint64_t uid;
 };
 
+struct cand {
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    int unit_idx;
+};
+
+struct cycle_sum {
+    bool issued, structural, mem_wait;
+};
+
+/*
+ * One cycle split in two for parallel stepping (tm_sm_cycle_begin/_end):
+ * what the first half leaves for the second, which runs in SM order.
+ */
+struct split_cycle {
+    bool open;     /* the cycle goes on past the schedulers (not asleep, not idle) */
+    bool deferred; /* a scheduler stopped at an instruction with effects beyond the SM */
+    bool ldst_fail, was_quiet, active;
+    uint32_t next_sid; /* the scheduler after the deferred one */
+    struct cycle_sum sum;
+    const struct pol_warp_view *dview; /* the deferred issue */
+    struct cand dcand;
+    uint32_t dsid;
+    int rc;       /* an error of the first half */
+    bool send_ok; /* a miss for the interconnect, sent in the second half */
+    struct mem_req send;
+    uint32_t popped, stalls; /* replies popped, sends refused (network-wide counts) */
+};
+
 struct tm_sm {
     struct tm_sm_env env;
     const struct tm_params *prm;
@@ -156,6 +185,14 @@ struct tm_sm {
     bool quiet; /* the last simulated cycle issued nothing */
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
+    /*
+     * Parallel stepping (tm_sm_set_parallel): in_par while in the first
+     * half of a split cycle. The SM's CTAs see Lv, a copy of the launch with
+     * this SM's own instruction counts, folded into Lreal in SM order.
+     */
+    bool par, in_par;
+    struct isa_launch Lv, *Lreal;
+    struct split_cycle cyc;
 };
 
 static const uint32_t NO_REC = UINT32_MAX;
@@ -377,6 +414,13 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
     uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
 
     s->L = L;
+    s->Lreal = NULL;
+    if (s->par) {
+        s->Lv = *L;
+        s->Lv.warp_insts = s->Lv.thread_insts = 0;
+        s->Lreal = L;
+        s->L = &s->Lv;
+    }
     s->it = it;
     s->local_cta_threads = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE * ISA_WARP_SIZE;
     s->local_threads = s->local_cta_threads * (max_ctas ? max_ctas : 1) * s->env.nsm;
@@ -394,7 +438,13 @@ void tm_sm_kernel_end(struct tm_sm *s)
     mem_cache_invalidate(s->l1c);
     mem_cache_invalidate(s->l1t);
     s->L = NULL;
+    s->Lreal = NULL;
     s->it = NULL;
+}
+
+void tm_sm_set_parallel(struct tm_sm *s, bool on)
+{
+    s->par = on;
 }
 
 uint32_t tm_sm_ctas(const struct tm_sm *s)
@@ -643,7 +693,8 @@ static bool take_replies(struct tm_sm *s)
     struct mem_req r;
     bool any = false;
 
-    while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
+    while (s->in_par ? mem_system_pop_reply_port(s->env.ms, s->id, &r) && ++s->cyc.popped
+                     : mem_system_pop_reply(s->env.ms, s->id, &r)) {
         struct mem_cache *c = r.space == MEM_INST    ? s->l1i
                               : r.space == MEM_CONST ? s->l1c
                               : r.space == MEM_TEX   ? s->l1t
@@ -692,12 +743,20 @@ static bool send_miss(struct tm_sm *s)
         const struct mem_req *m = mem_cache_peek_miss(c);
         struct mem_req r;
 
-        if (!m || !mem_system_can_send(s->env.ms, s->id, m))
+        if (!m)
+            continue;
+        if (s->in_par ? !mem_system_room(s->env.ms, s->id, m) && ++s->cyc.stalls
+                      : !mem_system_can_send(s->env.ms, s->id, m))
             continue;
         mem_cache_pop_miss(c, &r);
         r.t_issue = s->now;
         r.sm = (uint16_t)s->id;
-        mem_system_send(s->env.ms, s->id, &r);
+        if (s->in_par) { /* the network's shared state is touched in SM order (tm_sm_cycle_end) */
+            s->cyc.send = r;
+            s->cyc.send_ok = true;
+        } else {
+            mem_system_send(s->env.ms, s->id, &r);
+        }
         s->send_rr = (s->send_rr + k + 1) % 4;
         return true;
     }
@@ -855,12 +914,6 @@ static const struct tm_iinfo *next_instr(struct tm_sm *s, struct hwarp *h, uint3
 }
 
 enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
-
-struct cand {
-    const struct tm_iinfo *ii;
-    uint32_t fidx, pc;
-    int unit_idx;
-};
 
 static int free_unit(const struct tm_sm *s, uint32_t unit)
 {
@@ -1339,10 +1392,6 @@ static void update_paused(struct tm_sm *s)
     }
 }
 
-struct cycle_sum {
-    bool issued, structural, mem_wait;
-};
-
 /* One scheduler: ask the policy for an order, issue the first warp that can go. */
 static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_sum *sum)
 {
@@ -1397,6 +1446,13 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
             sum->structural = true;
         if (y != W_EXEC)
             continue;
+        if (s->in_par && !c.ii->local_fx) { /* executes in SM order: tm_sm_cycle_end */
+            s->cyc.deferred = true;
+            s->cyc.dview = v;
+            s->cyc.dcand = c;
+            s->cyc.dsid = sid;
+            return 0;
+        }
         int rc = issue(s, v->slot, &c);
         if (rc)
             return rc;
@@ -1554,22 +1610,58 @@ static uint64_t wake_time(struct tm_sm *s)
     return wake;
 }
 
-int tm_sm_cycle(struct tm_sm *s, uint64_t now)
+/* This SM's instruction counts join the launch's, in SM order; see tm_sm.Lv. */
+static void fold_in(struct tm_sm *s)
 {
-    struct cycle_sum sum = {false, false, false};
-    bool ldst_fail, was_quiet = s->quiet, active;
-    int rc;
+    if (!s->Lreal)
+        return;
+    s->Lv.warp_insts += s->Lreal->warp_insts;
+    s->Lv.thread_insts += s->Lreal->thread_insts;
+}
+
+static void fold_out(struct tm_sm *s)
+{
+    if (!s->Lreal)
+        return;
+    s->Lreal->warp_insts = s->Lv.warp_insts;
+    s->Lreal->thread_insts = s->Lv.thread_insts;
+    s->Lv.warp_insts = s->Lv.thread_insts = 0;
+}
+
+/* The schedulers from `from` on, until one defers its issue (in the parallel half only). */
+static int run_schedulers(struct tm_sm *s, uint32_t from)
+{
+    struct split_cycle *c = &s->cyc;
+
+    for (uint32_t i = from; i < s->prm->nsched; i++) {
+        int rc = schedule(s, i, c->ldst_fail, &c->sum);
+
+        if (rc)
+            return rc;
+        if (c->deferred) {
+            c->next_sid = i + 1;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The first half of a cycle: everything up to the schedulers' issues. */
+static int cycle_head(struct tm_sm *s, uint64_t now)
+{
+    struct split_cycle *c = &s->cyc;
 
     s->now = now;
+    c->was_quiet = s->quiet;
     if (now < s->sleep_until) {
         if (!mem_system_reply_ready(s->env.ms, s->id)) {
             ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
             return 0;
         }
         s->sleep_until = 0;
-        was_quiet = false;
+        c->was_quiet = false;
     }
-    if (was_quiet)
+    if (c->was_quiet)
         s->before = s->k;
     s->k.cycles++;
     if (!s->nctas && tm_sm_idle(s)) {
@@ -1580,24 +1672,31 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
         }
         return 0;
     }
+    c->open = true;
     if (s->nctas)
         s->k.busy_cycles++;
     s->k.warps_resident += s->nwarps_res;
     if (s->env.ws->criticality && now >= s->crit_next)
         crit_sample(s, now);
-    active = take_replies(s);
-    active |= send_miss(s);
+    c->active = take_replies(s);
+    c->active |= send_miss(s);
     /* Requests still on their way to the L1 keep the SM awake only once they are due. */
-    active |= (s->ldq_n > 0 && s->ldq_at[s->ldq_head] <= now + 1) || s->rq_total > 0 ||
-              (s->l1p_n > 0 && s->l1p_at[s->l1p_head] <= now + 1);
-    ldst_fail = l1p_cycle(s);
-    ldst_fail |= ldst_cycle(s);
+    c->active |= (s->ldq_n > 0 && s->ldq_at[s->ldq_head] <= now + 1) || s->rq_total > 0 ||
+                 (s->l1p_n > 0 && s->l1p_at[s->l1p_head] <= now + 1);
+    c->ldst_fail = l1p_cycle(s);
+    c->ldst_fail |= ldst_cycle(s);
     update_paused(s);
-    for (uint32_t i = 0; i < s->prm->nsched; i++)
-        if ((rc = schedule(s, i, ldst_fail, &sum)))
-            return rc;
-    active |= fetch(s);
-    if (sum.issued) {
+    return run_schedulers(s, 0);
+}
+
+/* The rest of an open cycle: fetch, the cycle's classification, sleeping. */
+static void cycle_tail(struct tm_sm *s)
+{
+    struct split_cycle *c = &s->cyc;
+    uint64_t now = s->now;
+
+    c->active |= fetch(s);
+    if (c->sum.issued) {
         s->k.n_act++;
     } else {
         /*
@@ -1606,16 +1705,16 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
          * is memory pressure too); pipe-only stalls count in neither counter.
          */
         s->k.n_inact++;
-        if (sum.mem_wait)
+        if (c->sum.mem_wait)
             s->k.c_mem++;
-        else if (sum.structural)
+        else if (c->sum.structural)
             s->k.c_stall++;
         else
             s->k.c_idle++;
     }
     /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
-    s->quiet = !sum.issued && !active && s->nctas && !s->lines;
-    if (was_quiet && s->quiet) {
+    s->quiet = !c->sum.issued && !c->active && s->nctas && !s->lines;
+    if (c->was_quiet && s->quiet) {
         uint64_t wake = wake_time(s);
 
         if (wake > now + 1) {
@@ -1623,7 +1722,62 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
             ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
         }
     }
-    return 0;
+}
+
+int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
+{
+    struct split_cycle *c = &s->cyc;
+
+    c->open = c->deferred = c->send_ok = false;
+    c->popped = c->stalls = 0;
+    c->sum = (struct cycle_sum){false, false, false};
+    if (!par)
+        fold_in(s);
+    s->in_par = par;
+    c->rc = cycle_head(s, now);
+    s->in_par = false;
+    return c->rc;
+}
+
+int tm_sm_cycle_end(struct tm_sm *s, bool par)
+{
+    struct split_cycle *c = &s->cyc;
+    int rc = c->rc;
+
+    if (par) {
+        fold_in(s);
+        if (c->popped || c->stalls || c->send_ok)
+            mem_system_settle(s->env.ms, s->id, c->send_ok ? &c->send : NULL, c->popped, c->stalls);
+    }
+    if (!rc && c->deferred) {
+        const struct pol_warp_view *v = c->dview;
+
+        c->deferred = false;
+        rc = issue(s, v->slot, &c->dcand);
+        if (!rc) {
+            if (s->env.ws->on_issue)
+                s->env.ws->on_issue(s->sched[c->dsid], v, s->now);
+            s->k.sched_issue++;
+            c->sum.issued = true;
+            rc = run_schedulers(s, c->next_sid);
+        }
+    }
+    if (!rc && c->open)
+        cycle_tail(s);
+    fold_out(s);
+    return rc;
+}
+
+int tm_sm_cycle(struct tm_sm *s, uint64_t now)
+{
+    tm_sm_cycle_begin(s, now, false);
+    return tm_sm_cycle_end(s, false); /* returns begin's error, after the counts are folded */
+}
+
+/* Worth stepping this cycle (awake with work): how the GPU decides whether to go parallel. */
+bool tm_sm_awake(const struct tm_sm *s, uint64_t now)
+{
+    return s->nctas && (now >= s->sleep_until || mem_system_reply_ready(s->env.ms, s->id));
 }
 
 bool tm_sm_idle(const struct tm_sm *s)

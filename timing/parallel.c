@@ -1,0 +1,236 @@
+/*
+ * The worker pool of the parallel phase (timing/parallel.h).
+ *
+ * One round: the caller publishes (fn, ctx, n), bumps the generation, and
+ * takes indices from a shared atomic counter like every worker; the round
+ * ends when `done` reaches n. Workers spin on the generation for a short
+ * while (rounds come once per simulated cycle, microseconds apart), then
+ * sleep on a condition variable, so that idle or descheduled workers do not
+ * burn a core that another process needs.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "timing/iinfo.h"
+#include "timing/parallel.h"
+#include "timing/sm.h"
+
+/* Polls of the generation before a worker sleeps (a few microseconds). */
+#define SPIN_POLLS 4000u
+
+struct tm_pool {
+    uint32_t nthreads;
+    pthread_t *tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    _Atomic uint64_t gen;      /* round number; workers wait for it to change */
+    _Atomic uint32_t sleepers; /* workers asleep on cv */
+    _Atomic uint32_t next;     /* next index to take */
+    _Atomic uint32_t done;     /* indices finished */
+    _Atomic int quit;
+    tm_pool_fn fn;
+    void *ctx;
+    uint32_t n;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void take(struct tm_pool *p)
+{
+    uint32_t i;
+
+    while ((i = atomic_fetch_add_explicit(&p->next, 1, memory_order_acq_rel)) < p->n) {
+        p->fn(p->ctx, i);
+        atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
+    }
+}
+
+static uint64_t wait_round(struct tm_pool *p, uint64_t seen)
+{
+    uint64_t g;
+
+    for (uint32_t k = 0; k < SPIN_POLLS; k++) {
+        if ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) != seen)
+            return g;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&p->mu);
+    atomic_fetch_add(&p->sleepers, 1);
+    while ((g = atomic_load(&p->gen)) == seen)
+        pthread_cond_wait(&p->cv, &p->mu);
+    atomic_fetch_sub(&p->sleepers, 1);
+    pthread_mutex_unlock(&p->mu);
+    return g;
+}
+
+static void *worker(void *arg)
+{
+    struct tm_pool *p = arg;
+    uint64_t seen = 0;
+
+    for (;;) {
+        seen = wait_round(p, seen);
+        if (atomic_load(&p->quit))
+            return NULL;
+        take(p);
+    }
+}
+
+uint32_t tm_cpus_available(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+
+    if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n > 0 ? (uint32_t)n : 1;
+}
+
+static void wake_all(struct tm_pool *p)
+{
+    if (atomic_load(&p->sleepers)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+struct tm_pool *tm_pool_create(uint32_t nthreads)
+{
+    struct tm_pool *p = calloc(1, sizeof(*p));
+
+    if (!p)
+        return NULL;
+    p->nthreads = nthreads ? nthreads : 1;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    if (p->nthreads > 1 && !(p->tid = calloc(p->nthreads - 1, sizeof(*p->tid)))) {
+        free(p);
+        return NULL;
+    }
+    for (uint32_t i = 0; i + 1 < p->nthreads; i++)
+        if (pthread_create(&p->tid[i], NULL, worker, p)) {
+            p->nthreads = i + 1; /* fewer workers: still correct, only slower */
+            break;
+        }
+    return p;
+}
+
+void tm_pool_destroy(struct tm_pool *p)
+{
+    if (!p)
+        return;
+    atomic_store(&p->quit, 1);
+    pthread_mutex_lock(&p->mu);
+    atomic_fetch_add(&p->gen, 1);
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (uint32_t i = 0; i + 1 < p->nthreads; i++)
+        pthread_join(p->tid[i], NULL);
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p->tid);
+    free(p);
+}
+
+uint32_t tm_pool_threads(const struct tm_pool *p)
+{
+    return p ? p->nthreads : 1;
+}
+
+void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
+{
+    if (!p || p->nthreads < 2 || n < 2) {
+        for (uint32_t i = 0; i < n; i++)
+            fn(ctx, i);
+        return;
+    }
+    p->fn = fn;
+    p->ctx = ctx;
+    p->n = n;
+    /* done first: a worker still looping from the last round may take index 0 at once */
+    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->next, 0, memory_order_release);
+    atomic_fetch_add(&p->gen, 1); /* sequentially consistent against the sleepers count */
+    wake_all(p);
+    take(p);
+    for (uint32_t k = 0; atomic_load_explicit(&p->done, memory_order_acquire) < n; k++) {
+        cpu_relax();
+        if (k >= SPIN_POLLS) /* a worker lost its core: let it run */
+            sched_yield();
+    }
+}
+
+/* ------------------------------------------------------- stepping the SMs */
+
+int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_itable *it,
+                  uint32_t threads, bool allowed)
+{
+    if (!threads)
+        threads = tm_cpus_available();
+    if (threads > n)
+        threads = n;
+    p->on = allowed && threads > 1;
+    if (p->on && !p->pool && !(p->pool = tm_pool_create(threads)))
+        p->on = false; /* no threads: sequential, only slower */
+    if (p->on && tm_pool_threads(p->pool) < 2)
+        p->on = false;
+    if (p->on && tm_itable_decode_all(it))
+        return PS_ENOMEM;
+    for (uint32_t i = 0; i < n; i++)
+        tm_sm_set_parallel(sm[i], p->on);
+    return 0;
+}
+
+struct cycle_ctx {
+    struct tm_sm **sm;
+    uint64_t now;
+};
+
+static void begin_one(void *ctx, uint32_t i)
+{
+    const struct cycle_ctx *c = ctx;
+
+    tm_sm_cycle_begin(c->sm[i], c->now, true);
+}
+
+int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
+{
+    struct cycle_ctx c = {sm, now};
+    uint32_t awake = 0;
+    int rc;
+
+    for (uint32_t i = 0; p->on && i < n && awake < 2; i++)
+        awake += tm_sm_awake(sm[i], now);
+    if (awake < 2) { /* one SM or none at work: threads would only cost */
+        for (uint32_t i = 0; i < n; i++)
+            if ((rc = tm_sm_cycle(sm[i], now)))
+                return rc;
+        return 0;
+    }
+    tm_pool_run(p->pool, begin_one, &c, n);
+    for (uint32_t i = 0; i < n; i++)
+        if ((rc = tm_sm_cycle_end(sm[i], true)))
+            return rc;
+    return 0;
+}
+
+void tm_par_fini(struct tm_par *p)
+{
+    tm_pool_destroy(p->pool);
+    p->pool = NULL;
+    p->on = false;
+}
