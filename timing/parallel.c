@@ -207,6 +207,13 @@ static void begin_one(void *ctx, uint32_t i)
     tm_sm_cycle_begin(c->sm[i], c->now, true);
 }
 
+static void end_one(void *ctx, uint32_t i)
+{
+    const struct cycle_ctx *c = ctx;
+
+    tm_sm_cycle_end(c->sm[i]);
+}
+
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
     struct cycle_ctx c = {sm, now};
@@ -223,8 +230,13 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
     }
     tm_pool_run(p->pool, begin_one, &c, n);
     for (uint32_t i = 0; i < n; i++)
-        if ((rc = tm_sm_cycle_end(sm[i], true)))
+        if ((rc = tm_sm_cycle_ordered(sm[i], true))) {
+            /* as sequentially: the SMs before it finish the cycle, those after never ran */
+            for (uint32_t j = 0; j < i; j++)
+                tm_sm_cycle_end(sm[j]);
             return rc;
+        }
+    tm_pool_run(p->pool, end_one, &c, n);
     return 0;
 }
 

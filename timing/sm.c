@@ -92,20 +92,24 @@ struct cycle_sum {
     bool issued, structural, mem_wait;
 };
 
+/* An issue left for the ordered part of a split cycle. */
+struct deferred {
+    struct pol_warp_view v;
+    struct cand c;
+    uint32_t sid;
+};
+
 /*
- * One cycle split in two for parallel stepping (tm_sm_cycle_begin/_end):
- * what the first half leaves for the second, which runs in SM order.
+ * One cycle split in three for parallel stepping (tm_sm.h): what the
+ * parallel first part leaves for the ordered second and the parallel third.
  */
 struct split_cycle {
-    bool open;     /* the cycle goes on past the schedulers (not asleep, not idle) */
-    bool deferred; /* a scheduler stopped at an instruction with effects beyond the SM */
+    bool open; /* the cycle goes on past the schedulers (not asleep, not idle) */
     bool ldst_fail, was_quiet, active;
-    uint32_t next_sid; /* the scheduler after the deferred one */
     struct cycle_sum sum;
-    const struct pol_warp_view *dview; /* the deferred issue */
-    struct cand dcand;
-    uint32_t dsid;
-    int rc;       /* an error of the first half */
+    struct deferred *def; /* one per scheduler */
+    uint32_t ndef;
+    int rc;       /* an error of the first part */
     bool send_ok; /* a miss for the interconnect, sent in the second half */
     struct mem_req send;
     uint32_t popped, stalls; /* replies popped, sends refused (network-wide counts) */
@@ -332,6 +336,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         !s->nsorder || !s->l1p || !s->l1p_at || !s->ldq || !s->ldq_at || !s->ldq_last)
         goto oom;
     s->free_rec = NO_REC;
+    if (!(s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def))))
+        goto oom;
     s->nunits[TM_UNIT_SP] = p->n_sp ? p->n_sp : 1;
     s->nunits[TM_UNIT_SFU] = p->n_sfu ? p->n_sfu : 1;
     s->nunits[TM_UNIT_DP] = p->n_dp ? p->n_dp : 1;
@@ -405,6 +411,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->ldq_at);
     free(s->ldq_last);
     free(s->recs);
+    free(s->cyc.def);
     free(s);
 }
 
@@ -1392,6 +1399,37 @@ static void update_paused(struct tm_sm *s)
     }
 }
 
+/*
+ * In the parallel part of a split cycle, an instruction whose effects reach
+ * beyond its warp and CTA waits for the ordered part; after one has, so do
+ * later ones that touch the CTA (shared memory, barriers) or the pc, which
+ * the deferred one might see in the sequential order. ALU work goes on.
+ */
+static bool must_defer(const struct tm_sm *s, const struct cand *c)
+{
+    return !c->ii->local_fx || (s->cyc.ndef && (c->ii->is_mem || c->ii->is_bar || c->ii->is_ctrl));
+}
+
+/*
+ * The deferred instruction's effects on the rest of the cycle are known
+ * now: the LD/ST unit is taken for this cycle, or its pipe (issue() sets the
+ * same values again). Nothing else a later scheduler reads depends on it.
+ */
+static void defer(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
+                  const struct cand *c)
+{
+    struct deferred *d = &s->cyc.def[s->cyc.ndef++];
+
+    d->v = *v;
+    d->c = *c;
+    d->sid = sid;
+    if (c->ii->is_mem)
+        s->ldst_free = s->now + 1;
+    else
+        s->unit_free[c->ii->unit][c->unit_idx] = s->now + c->ii->ii;
+    s->k.sched_issue++;
+}
+
 /* One scheduler: ask the policy for an order, issue the first warp that can go. */
 static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_sum *sum)
 {
@@ -1446,11 +1484,9 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
             sum->structural = true;
         if (y != W_EXEC)
             continue;
-        if (s->in_par && !c.ii->local_fx) { /* executes in SM order: tm_sm_cycle_end */
-            s->cyc.deferred = true;
-            s->cyc.dview = v;
-            s->cyc.dcand = c;
-            s->cyc.dsid = sid;
+        if (s->in_par && must_defer(s, &c)) {
+            defer(s, sid, v, &c);
+            sum->issued = true;
             return 0;
         }
         int rc = issue(s, v->slot, &c);
@@ -1628,20 +1664,13 @@ static void fold_out(struct tm_sm *s)
     s->Lv.warp_insts = s->Lv.thread_insts = 0;
 }
 
-/* The schedulers from `from` on, until one defers its issue (in the parallel half only). */
-static int run_schedulers(struct tm_sm *s, uint32_t from)
+static int run_schedulers(struct tm_sm *s)
 {
-    struct split_cycle *c = &s->cyc;
-
-    for (uint32_t i = from; i < s->prm->nsched; i++) {
-        int rc = schedule(s, i, c->ldst_fail, &c->sum);
+    for (uint32_t i = 0; i < s->prm->nsched; i++) {
+        int rc = schedule(s, i, s->cyc.ldst_fail, &s->cyc.sum);
 
         if (rc)
             return rc;
-        if (c->deferred) {
-            c->next_sid = i + 1;
-            return 0;
-        }
     }
     return 0;
 }
@@ -1686,7 +1715,7 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
     c->ldst_fail = l1p_cycle(s);
     c->ldst_fail |= ldst_cycle(s);
     update_paused(s);
-    return run_schedulers(s, 0);
+    return run_schedulers(s);
 }
 
 /* The rest of an open cycle: fetch, the cycle's classification, sleeping. */
@@ -1728,8 +1757,8 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
 {
     struct split_cycle *c = &s->cyc;
 
-    c->open = c->deferred = c->send_ok = false;
-    c->popped = c->stalls = 0;
+    c->open = c->send_ok = false;
+    c->ndef = c->popped = c->stalls = 0;
     c->sum = (struct cycle_sum){false, false, false};
     if (!par)
         fold_in(s);
@@ -1739,7 +1768,7 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
     return c->rc;
 }
 
-int tm_sm_cycle_end(struct tm_sm *s, bool par)
+int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
 {
     struct split_cycle *c = &s->cyc;
     int rc = c->rc;
@@ -1749,29 +1778,32 @@ int tm_sm_cycle_end(struct tm_sm *s, bool par)
         if (c->popped || c->stalls || c->send_ok)
             mem_system_settle(s->env.ms, s->id, c->send_ok ? &c->send : NULL, c->popped, c->stalls);
     }
-    if (!rc && c->deferred) {
-        const struct pol_warp_view *v = c->dview;
+    for (uint32_t i = 0; !rc && i < c->ndef; i++) {
+        const struct deferred *d = &c->def[i];
 
-        c->deferred = false;
-        rc = issue(s, v->slot, &c->dcand);
-        if (!rc) {
-            if (s->env.ws->on_issue)
-                s->env.ws->on_issue(s->sched[c->dsid], v, s->now);
-            s->k.sched_issue++;
-            c->sum.issued = true;
-            rc = run_schedulers(s, c->next_sid);
-        }
+        if (!(rc = issue(s, d->v.slot, &d->c)) && s->env.ws->on_issue)
+            s->env.ws->on_issue(s->sched[d->sid], &d->v, s->now);
     }
-    if (!rc && c->open)
-        cycle_tail(s);
+    c->ndef = 0;
     fold_out(s);
+    c->rc = rc;
     return rc;
+}
+
+void tm_sm_cycle_end(struct tm_sm *s)
+{
+    if (!s->cyc.rc && s->cyc.open)
+        cycle_tail(s);
 }
 
 int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 {
+    int rc;
+
     tm_sm_cycle_begin(s, now, false);
-    return tm_sm_cycle_end(s, false); /* returns begin's error, after the counts are folded */
+    rc = tm_sm_cycle_ordered(s, false); /* begin's error, after the counts are folded */
+    tm_sm_cycle_end(s);
+    return rc;
 }
 
 /* Worth stepping this cycle (awake with work): how the GPU decides whether to go parallel. */
