@@ -48,7 +48,7 @@ struct tm_gpu {
     uint64_t warp_insts, thread_insts, ctas, kernels;
     struct tm_counters retired; /* counters of machines rebuilt after a fault */
     struct tm_stats last, total;
-    bool check_only; /* built by tm_gpu_check: writes no file */
+    bool check_only;   /* built by tm_gpu_check: writes no file */
     struct tm_par par; /* -ptxsim_threads (timing/parallel.c) */
 };
 
