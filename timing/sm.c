@@ -48,6 +48,14 @@ struct hwarp {
     size_t nready;
     uint64_t insts, last_issue;
     uint32_t crit_samples, crit_slow; /* CAWA accuracy: samples taken, those that called it slow */
+    /*
+     * The warp's function and pc (the top frame's and the SIMT stack top's),
+     * copied after each of its steps (pc_sync): only its own steps move them,
+     * and reading them from the warp every cycle was the scheduler's main
+     * cache-miss cost. cur_in_fn / cur_in_pc: the frame / stack is not empty.
+     */
+    uint32_t cur_fidx, cur_pc;
+    bool cur_in_fn, cur_in_pc;
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
@@ -473,6 +481,16 @@ static void events(struct tm_sm *s, enum pol_warp_event e, uint32_t slot)
         s->env.ws->on_event(s->sched[slot % s->prm->nsched], e, slot, s->now);
 }
 
+static void pc_sync(struct hwarp *h)
+{
+    const struct isa_warp *w = h->w;
+
+    h->cur_in_fn = w->nfr > 0;
+    h->cur_in_pc = w->sp > 0;
+    h->cur_fidx = h->cur_in_fn ? w->fr[w->nfr - 1].fidx : 0;
+    h->cur_pc = h->cur_in_pc ? w->st[w->sp - 1].pc : 0;
+}
+
 static int grow_ready(struct hwarp *h)
 {
     size_t need = h->w->regs_cap / ISA_WARP_SIZE + 1;
@@ -530,6 +548,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
         h->insts = h->last_issue = 0;
         h->crit_samples = h->crit_slow = 0;
         h->nx_ii = NULL;
+        pc_sync(h);
         h->blk_ok = false;
         h->nready = 0;
         free(h->ready_at);
@@ -904,15 +923,13 @@ static bool ldst_cycle(struct tm_sm *s)
 static const struct tm_iinfo *next_instr(struct tm_sm *s, struct hwarp *h, uint32_t *fidx,
                                          uint32_t *pc)
 {
-    const struct isa_warp *w = h->w;
-
-    if (!w->sp || !w->nfr)
+    if (!h->cur_in_pc || !h->cur_in_fn)
         return NULL;
-    *fidx = w->fr[w->nfr - 1].fidx;
-    *pc = w->st[w->sp - 1].pc;
+    *fidx = h->cur_fidx;
+    *pc = h->cur_pc;
     if (h->nx_ii && h->nx_pc == *pc && h->nx_fidx == *fidx)
         return h->nx_ii;
-    if (*pc >= w->cta->L->p->m->funcs[*fidx]->ninstrs)
+    if (*pc >= s->L->p->m->funcs[*fidx]->ninstrs)
         return NULL;
     h->nx_ii = tm_itable_get(s->it, *fidx, *pc);
     h->nx_fidx = *fidx;
@@ -1255,6 +1272,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     info.space = 0;
     h->blk_ok = false;
     rc = isa_warp_step(w, &info);
+    pc_sync(h);
     if (rc)
         return rc;
     if (grow_ready(h))
@@ -1308,7 +1326,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->long_wait = h->w && long_wait(s, h);
     v->age = h->age;
     v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
-    v->pc = h->w && h->w->sp ? h->w->st[h->w->sp - 1].pc : 0;
+    v->pc = h->w ? h->cur_pc : 0;
     v->insts = h->insts;
     v->last_issue = h->last_issue;
     v->paused = h->cta && h->cta->paused;
