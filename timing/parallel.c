@@ -184,7 +184,9 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
     if (threads > n)
         threads = n;
     p->on = allowed && threads > 1;
-    if (p->on && !p->pool && !(p->pool = tm_pool_create(threads)))
+    if (p->pool && p->pid != (long)getpid())
+        p->pool = NULL; /* forked: the workers stayed in the parent; this copy is not ours */
+    if (p->on && !p->pool && (p->pid = (long)getpid(), !(p->pool = tm_pool_create(threads))))
         p->on = false; /* no threads: sequential, only slower */
     if (p->on && tm_pool_threads(p->pool) < 2)
         p->on = false;
@@ -242,7 +244,8 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 
 void tm_par_fini(struct tm_par *p)
 {
-    tm_pool_destroy(p->pool);
+    if (p->pool && p->pid == (long)getpid()) /* a forked child cannot join the parent's workers */
+        tm_pool_destroy(p->pool);
     p->pool = NULL;
     p->on = false;
 }

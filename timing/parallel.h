@@ -34,6 +34,7 @@ struct tm_itable;
 struct tm_par {
     struct tm_pool *pool; /* created at the first launch that can use it */
     bool on;              /* this launch steps its SMs in parallel */
+    long pid;             /* the process that created the pool (a forked child has no workers) */
 };
 
 /*
