@@ -30,13 +30,22 @@ struct tm_pool {
     pthread_cond_t cv;
     _Atomic uint64_t gen;      /* round number; workers wait for it to change */
     _Atomic uint32_t sleepers; /* workers asleep on cv */
-    _Atomic uint32_t next;     /* next index to take */
-    _Atomic uint32_t done;     /* indices finished */
+    /*
+     * The round's work in one word: round number (24 bits), index count
+     * and next index to take (20 bits each). An index is taken by a
+     * compare-and-swap of the whole word, so a worker late from an earlier
+     * round can never take one of a later round; fn and ctx sit in the
+     * round's parity slot, written before the word is published.
+     */
+    _Atomic uint64_t next;
+    _Atomic uint32_t done; /* indices of this round finished */
     _Atomic int quit;
-    tm_pool_fn fn;
-    void *ctx;
-    uint32_t n;
+    _Atomic(tm_pool_fn) fn[2];
+    _Atomic(void *) ctx[2];
 };
+
+#define IDX_BITS 20
+#define IDX_MASK ((UINT64_C(1) << IDX_BITS) - 1)
 
 static inline void cpu_relax(void)
 {
@@ -47,11 +56,24 @@ static inline void cpu_relax(void)
 
 static void take(struct tm_pool *p)
 {
-    uint32_t i;
+    uint64_t v = atomic_load_explicit(&p->next, memory_order_acquire);
 
-    while ((i = atomic_fetch_add_explicit(&p->next, 1, memory_order_acq_rel)) < p->n) {
-        p->fn(p->ctx, i);
+    for (;;) {
+        uint32_t i = (uint32_t)(v & IDX_MASK), n = (uint32_t)(v >> IDX_BITS & IDX_MASK);
+        unsigned slot = (unsigned)(v >> (2 * IDX_BITS) & 1);
+        tm_pool_fn fn;
+        void *ctx;
+
+        if (i >= n)
+            return;
+        fn = atomic_load_explicit(&p->fn[slot], memory_order_relaxed);
+        ctx = atomic_load_explicit(&p->ctx[slot], memory_order_relaxed);
+        if (!atomic_compare_exchange_weak_explicit(&p->next, &v, v + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue; /* taken by another, or a new round: v holds the word now */
+        fn(ctx, i);
         atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
+        v = atomic_load_explicit(&p->next, memory_order_acquire);
     }
 }
 
@@ -153,17 +175,20 @@ uint32_t tm_pool_threads(const struct tm_pool *p)
 
 void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 {
-    if (!p || p->nthreads < 2 || n < 2) {
+    uint64_t round;
+
+    if (!p || p->nthreads < 2 || n < 2 || n > IDX_MASK) {
         for (uint32_t i = 0; i < n; i++)
             fn(ctx, i);
         return;
     }
-    p->fn = fn;
-    p->ctx = ctx;
-    p->n = n;
-    /* done first: a worker still looping from the last round may take index 0 at once */
+    /* the previous round is over: every index taken and finished */
+    round = (atomic_load_explicit(&p->next, memory_order_relaxed) >> (2 * IDX_BITS)) + 1;
+    atomic_store_explicit(&p->fn[round & 1], fn, memory_order_relaxed);
+    atomic_store_explicit(&p->ctx[round & 1], ctx, memory_order_relaxed);
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->next, 0, memory_order_release);
+    atomic_store_explicit(&p->next, (round & 0xffffff) << (2 * IDX_BITS) | (uint64_t)n << IDX_BITS,
+                          memory_order_release);
     atomic_fetch_add(&p->gen, 1); /* sequentially consistent against the sleepers count */
     wake_all(p);
     take(p);
