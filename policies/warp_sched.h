@@ -15,9 +15,9 @@
 #include "common/err.h"
 
 struct pol_warp_view {
-    uint32_t slot;        /* SM-local warp slot */
-    bool valid;           /* a warp that has not finished occupies the slot */
-    bool ready;           /* its next instruction could issue this cycle */
+    uint32_t slot; /* SM-local warp slot */
+    bool valid;    /* a warp that has not finished occupies the slot */
+    bool ready;    /* its next instruction could issue this cycle */
     bool at_barrier;
     bool long_wait;       /* blocked on an outstanding global/local load */
     uint64_t age;         /* launch order: smaller is older (unique per warp on the SM) */
@@ -35,6 +35,7 @@ struct pol_warp_view {
 struct pol_instr_view {
     bool is_mem;
     bool is_load;   /* global or local load (what CCWS may hold back) */
+    bool is_atomic; /* global atomic or reduction (the authors' CCWS holds these back too) */
     uint8_t space;  /* enum isa_space */
     uint32_t pc;
 };
@@ -63,14 +64,22 @@ enum pol_mem_event {
      * `slot` since (the slot is empty or holds a newer warp).
      */
     POL_MEM_L1_EVICT_EXITED,
+    /* Warp `slot` read line `line`, already being fetched: the read merged into the MSHR. */
+    POL_MEM_L1_MERGE,
 };
 
 struct pol_warp_sched_params {
-    uint32_t sched_id;  /* which scheduler of the SM */
+    uint32_t sched_id; /* which scheduler of the SM */
     uint32_t nsched;
     uint32_t max_warps; /* warp slots of the SM */
     uint32_t sm;
-    const char *args;   /* text after "name:" in -gpgpu_scheduler, "" if none */
+    const char *args; /* text after "name:" in -gpgpu_scheduler, "" if none */
+    /*
+     * One pointer per SM, NULL at first, that the SM's schedulers may use to
+     * share one state (CCWS's per-core point system); NULL: nothing shared.
+     * The SM destroys all its schedulers together.
+     */
+    void **sm_shared;
 };
 
 struct pol_warp_sched_ops {
@@ -91,6 +100,12 @@ struct pol_warp_sched_ops {
     void (*on_event)(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now);
     /* L1D hits, misses and evictions of this scheduler's warps (NULL = not wanted). */
     void (*on_mem)(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now);
+    /*
+     * The warp in slot resolved the branch at pc (instruction index) at cycle
+     * now: next_pc is the start of a path it will run; a warp that diverges
+     * reports each of its paths (CAWA's nInst). NULL = not wanted.
+     */
+    void (*on_branch)(void *st, uint32_t slot, uint32_t pc, uint32_t next_pc, uint64_t now);
     /* Writes the policy's state over time as CSV (NULL = nothing to write). */
     int (*dump)(const void *st, FILE *out, struct ps_err *err);
     /*

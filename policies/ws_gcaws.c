@@ -10,8 +10,11 @@
  * What the SM tells a warp scheduler and how CPL is fed from it:
  *   - an issue (on_issue) is taken as the commit of one instruction:
  *     nStall grows by the gap since the warp's previous issue, nInst -= 1;
- *   - branches are not reported, so with ninst=pc a resolved branch is
- *     inferred from the warp's next PC (top of its SIMT stack, an
+ *   - branches: with ninst=branch (the default) the SM reports each
+ *     resolved branch (on_branch): ΔInst = next - curr + 1 is added for
+ *     the path a uniform branch takes, taken or not, and for both paths of
+ *     a diverging one (Algorithm 5). With ninst=pc (before the SM reported
+ *     branches) a resolved branch is inferred from the warp's next PC (top of its SIMT stack, an
  *     instruction index) when the policy next sees the warp: a PC other than
  *     the issued one + 1 is a branch from the issued PC to it, and adds
  *     ΔInst = next - curr + 1 (signed, the seed's recommendation; delta=abs
@@ -23,7 +26,8 @@
  *     from the one the slot had) restarts its counters.
  *
  * Options ("gcaws:key=value,..."; all optional):
- *   ninst=pc|off        branch inference from the PC (default pc)
+ *   ninst=branch|pc|off nInst from the SM's branch outcomes (default), inferred
+ *                       from PC jumps, or no branch term
  *   delta=signed|abs    ΔInst rule (default signed)
  *   stall=gap|literal   nStall per issue: now-last-1 (default) or now-last
  *   order=crit|gto      crit: schedule by criticality (default); gto: keep
@@ -52,8 +56,9 @@ struct slot_state {
 
 struct gcaws {
     struct cawa_cpl cpl;
-    bool infer_branches;
-    bool passive; /* order=gto: predict only, schedule as GTO (to measure the predictor) */
+    bool infer_branches; /* ninst=pc */
+    bool told_branches;  /* ninst=branch */
+    bool passive;        /* order=gto: predict only, schedule as GTO (to measure the predictor) */
     uint32_t nslots;
     struct slot_state *s; /* [nslots] */
     double *crit;         /* [nslots], this cycle's criticality */
@@ -71,7 +76,7 @@ static bool word(const char *v, size_t len, const char *w)
     return strlen(w) == len && memcmp(v, w, len) == 0;
 }
 
-static int parse_args(const char *args, bool *infer, cawa_cpl_delta_fn *delta,
+static int parse_args(const char *args, int *ninst, cawa_cpl_delta_fn *delta,
                       enum cawa_cpl_stall *stall, bool *passive, struct ps_err *err)
 {
     const char *p = args ? args : "";
@@ -88,8 +93,8 @@ static int parse_args(const char *args, bool *infer, cawa_cpl_delta_fn *delta,
         if (!eq)
             goto bad;
         if (word(p, klen, "ninst")) {
-            ok = word(v, vlen, "pc") || word(v, vlen, "off");
-            *infer = word(v, vlen, "pc");
+            ok = word(v, vlen, "branch") || word(v, vlen, "pc") || word(v, vlen, "off");
+            *ninst = word(v, vlen, "branch") ? 2 : word(v, vlen, "pc");
         } else if (word(p, klen, "delta")) {
             ok = word(v, vlen, "signed") || word(v, vlen, "abs");
             *delta = word(v, vlen, "abs") ? cawa_cpl_delta_abs : cawa_cpl_delta_signed;
@@ -111,7 +116,7 @@ static int parse_args(const char *args, bool *infer, cawa_cpl_delta_fn *delta,
     bad:
         ps_err_set(err, PS_EINVAL,
                    "warp scheduler gcaws: bad option '%.*s' in 'gcaws:%s' (expected "
-                   "ninst=pc|off, delta=signed|abs, stall=gap|literal, order=crit|gto, "
+                   "ninst=branch|pc|off, delta=signed|abs, stall=gap|literal, order=crit|gto, "
                    "comma-separated)",
                    (int)len, p, args);
         return -1;
@@ -133,7 +138,7 @@ static void gcaws_destroy(void *st)
 
 static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    bool infer = true;
+    int ninst = 2; /* 2 branch, 1 pc, 0 off */
     cawa_cpl_delta_fn delta = cawa_cpl_delta_signed;
     enum cawa_cpl_stall stall = CAWA_CPL_STALL_GAP;
     struct gcaws *g;
@@ -141,7 +146,7 @@ static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *
 
     bool passive = false;
 
-    if (parse_args(p->args, &infer, &delta, &stall, &passive, err) < 0)
+    if (parse_args(p->args, &ninst, &delta, &stall, &passive, err) < 0)
         return NULL;
     g = calloc(1, sizeof(*g));
     if (!g || cawa_cpl_init(&g->cpl, n, delta, 1, stall) < 0) {
@@ -149,7 +154,8 @@ static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *
         ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler gcaws");
         return NULL;
     }
-    g->infer_branches = infer;
+    g->infer_branches = ninst == 1;
+    g->told_branches = ninst == 2;
     g->passive = passive;
     g->nslots = n;
     g->s = calloc(n, sizeof(*g->s));
@@ -267,6 +273,15 @@ static void gcaws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint6
     }
 }
 
+static void gcaws_on_branch(void *st, uint32_t slot, uint32_t pc, uint32_t next_pc, uint64_t now)
+{
+    struct gcaws *g = st;
+
+    (void)now;
+    if (g->told_branches && slot < g->nslots)
+        cawa_cpl_branch(&g->cpl, slot, pc, next_pc);
+}
+
 static bool gcaws_criticality(void *st, uint32_t slot, uint64_t now, double *out)
 {
     struct gcaws *g = st;
@@ -284,5 +299,6 @@ const struct pol_warp_sched_ops pol_ws_gcaws = {
     .order = gcaws_order,
     .on_issue = gcaws_on_issue,
     .on_event = gcaws_on_event,
+    .on_branch = gcaws_on_branch,
     .criticality = gcaws_criticality,
 };
