@@ -117,8 +117,9 @@ struct split_cycle {
     struct cycle_sum sum;
     struct deferred *def; /* one per scheduler */
     uint32_t ndef;
-    int rc;       /* an error of the first part */
-    bool send_ok; /* a miss for the interconnect, sent in the second half */
+    uint32_t next_sid; /* the first scheduler left for the ordered part */
+    int rc;            /* an error of the first part */
+    bool send_ok;      /* a miss for the interconnect, sent in the second half */
     struct mem_req send;
     uint32_t popped, stalls; /* replies popped, sends refused (network-wide counts) */
 };
@@ -1709,14 +1710,25 @@ static void fold_out(struct tm_sm *s)
     s->Lv.warp_insts = s->Lv.thread_insts = 0;
 }
 
-static int run_schedulers(struct tm_sm *s)
+/*
+ * The schedulers from `from` on. When they share state (ws_shared: CCWS's
+ * point system per SM), a later scheduler's choice may depend on what a
+ * deferred issue tells the policy, so after a deferral the parallel part
+ * stops and the ordered part runs the rest.
+ */
+static int run_schedulers(struct tm_sm *s, uint32_t from)
 {
-    for (uint32_t i = 0; i < s->prm->nsched; i++) {
+    for (uint32_t i = from; i < s->prm->nsched; i++) {
         int rc = schedule(s, i, s->cyc.ldst_fail, &s->cyc.sum);
 
         if (rc)
             return rc;
+        if (s->in_par && s->ws_shared && s->cyc.ndef) {
+            s->cyc.next_sid = i + 1;
+            return 0;
+        }
     }
+    s->cyc.next_sid = s->prm->nsched;
     return 0;
 }
 
@@ -1760,7 +1772,7 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
     c->ldst_fail = l1p_cycle(s);
     c->ldst_fail |= ldst_cycle(s);
     update_paused(s);
-    return run_schedulers(s);
+    return run_schedulers(s, 0);
 }
 
 /* The rest of an open cycle: fetch, the cycle's classification, sleeping. */
@@ -1804,6 +1816,7 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
 
     c->open = c->send_ok = false;
     c->ndef = c->popped = c->stalls = 0;
+    c->next_sid = s->prm->nsched;
     c->sum = (struct cycle_sum){false, false, false};
     if (!par)
         fold_in(s);
@@ -1830,6 +1843,8 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
             s->env.ws->on_issue(s->sched[d->sid], &d->v, s->now);
     }
     c->ndef = 0;
+    if (!rc && c->open && c->next_sid < s->prm->nsched)
+        rc = run_schedulers(s, c->next_sid);
     fold_out(s);
     c->rc = rc;
     return rc;

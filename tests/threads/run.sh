@@ -7,8 +7,9 @@
 # share: a memory-bound program (kmeans), a compute-bound one with shared memory and
 # barriers (sgemm), global atomics (histogram), an irregular graph (bfs), an OpenCL program
 # (vecops_ocl), the DYNCTA CTA policy (GPU-wide state read by the SMs), GTO and CCWS warp
-# schedulers, MRPB's reorder queues, and an L1D policy with GPU-wide state (rrip: the
-# sequential loop by design). The whole suite: THREADS_TEST_ALL=1.
+# schedulers (CCWS's point system shared by an SM's schedulers), MRPB's reorder queues,
+# CACP with gCAWS (criticality, branch outcomes), and an L1D policy with GPU-wide state
+# (rrip: the sequential loop by design). The whole suite: THREADS_TEST_ALL=1.
 # Environment: PTXSIM, NVCC, top_builddir, srcdir; WORKLOADS_BIN (default
 # $top_builddir/benchmarks/workloads/bin, built here with benchmarks/workloads/build.sh
 # when missing); exits 77 (skip) without nvcc.
@@ -25,7 +26,8 @@ fi
 runs=("kmeans|" "sgemm|" "histogram|" "bfs|" "vecops_ocl|"
     "kmeans|-o ptxsim_cta_scheduler=dyncta" "bfs|-o gpgpu_scheduler=gto"
     "kmeans|-o gpgpu_scheduler=ccws" "spmv_csr|-o ptxsim_l1d_policy=mrpb"
-    "spmv_csr|-o ptxsim_l1d_policy=rrip")
+    "spmv_csr|-o ptxsim_l1d_policy=rrip"
+    "spmv_csr|-o ptxsim_l1d_policy=cacp -o gpgpu_scheduler=gcaws")
 if [ "${THREADS_TEST_ALL:-0}" = 1 ]; then
     runs=()
     for w in $(ls "$bin" | grep -v workloads.txt); do runs+=("$w|"); done
