@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/err.h"
@@ -201,14 +202,51 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 
 /* ------------------------------------------------------- stepping the SMs */
 
+/* Cycles per timing window, and windows run with the faster mode between comparisons. */
+#define WINDOW_CYCLES 4096u
+#define RUN_WINDOWS 32u
+
+static double mono_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * On a loaded machine a parallel cycle waits for a preempted worker, and
+ * threads make the run slower: compare a sequential window with a parallel
+ * one now and then and run the faster.
+ */
+static void window_edge(struct tm_par *p)
+{
+    double t = mono_s(), el = t - p->t0;
+
+    p->t0 = t;
+    if (p->stage == 0) {
+        p->t_seq = el;
+        p->stage = 1;
+    } else if (p->stage == 1) {
+        p->fast = el < p->t_seq;
+        p->stage = 2;
+        p->left = RUN_WINDOWS;
+    } else if (!--p->left) {
+        p->stage = 0;
+    }
+}
+
 int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_itable *it,
                   uint32_t threads, bool allowed)
 {
+    p->adaptive = !threads;
     if (!threads)
         threads = tm_cpus_available();
     if (threads > n)
         threads = n;
     p->on = allowed && threads > 1;
+    p->stage = 0;
+    p->t0 = mono_s();
     if (p->pool && p->pid != (long)getpid())
         p->pool = NULL; /* forked: the workers stayed in the parent; this copy is not ours */
     if (p->on && !p->pool && (p->pid = (long)getpid(), !(p->pool = tm_pool_create(threads))))
@@ -245,9 +283,13 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
     struct cycle_ctx c = {sm, now};
     uint32_t awake = 0;
+    bool threads;
     int rc;
 
-    for (uint32_t i = 0; p->on && i < n && awake < 2; i++)
+    if (p->on && p->adaptive && !(now % WINDOW_CYCLES))
+        window_edge(p);
+    threads = p->on && (!p->adaptive || p->stage == 1 || (p->stage == 2 && p->fast));
+    for (uint32_t i = 0; threads && i < n && awake < 2; i++)
         awake += tm_sm_awake(sm[i], now);
     if (awake < 2) { /* one SM or none at work: threads would only cost */
         for (uint32_t i = 0; i < n; i++)

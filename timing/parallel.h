@@ -35,12 +35,22 @@ struct tm_par {
     struct tm_pool *pool; /* created at the first launch that can use it */
     bool on;              /* this launch steps its SMs in parallel */
     long pid;             /* the process that created the pool (a forked child has no workers) */
+    /*
+     * Threads only where they pay (tm_par_cycle): a window of cycles
+     * sequential, one parallel, then the faster for a while. Both give the
+     * same results, so this choice by wall-clock time changes no figure.
+     */
+    bool adaptive; /* -ptxsim_threads 0 (automatic); N > 1 always uses the threads */
+    int stage;     /* 0: timing sequential, 1: timing parallel, 2: running the faster */
+    bool fast;     /* stage 2: parallel was faster */
+    uint32_t left; /* windows of stage 2 before the next comparison */
+    double t0, t_seq;
 };
 
 /*
  * Before each launch: `threads` is -ptxsim_threads (0: the processors
- * available); `allowed` is false when GPU-wide state would be touched in
- * the SMs' cycle (an L1D policy's shared state, the L1D trace, the warp
+ * available, used only while they make the run faster); `allowed` is false when GPU-wide state
+ * would be touched in the SMs' cycle (an L1D policy's shared state, the L1D trace, the warp
  * profile, per-line statistics). Marks the SMs and decodes the kernel's
  * instructions up front. 0 or PS_ENOMEM.
  */
