@@ -25,7 +25,6 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n);
 /* The processors this process may run on (its affinity mask), at least 1. */
 uint32_t tm_cpus_available(void);
 
-#endif
 
 /* ---- stepping the SMs of one GPU (the pool above, plus the rules of a parallel cycle) ---- */
 struct tm_sm;
@@ -59,3 +58,5 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
 /* One core cycle of the n SMs, the same as tm_sm_cycle for each in order. */
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now);
 void tm_par_fini(struct tm_par *p);
+
+#endif

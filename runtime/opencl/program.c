@@ -14,6 +14,8 @@
 
 #include "common/err.h"
 #include "frontend/clc.h"
+#include "runtime/opencl/cpu.h"
+#include "runtime/opencl/hpdp.h"
 #include "runtime/opencl/ocl.h"
 
 #include <CL/cl_ext.h>
@@ -127,9 +129,11 @@ static cl_int binary_program(cl_context c, const unsigned char *bin, size_t len,
     return rc;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context c, cl_uint n, const cl_device_id *devices, const size_t *lengths,
-    const unsigned char **binaries, cl_int *status, cl_int *errcode)
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint n,
+                                                              const cl_device_id *devices,
+                                                              const size_t *lengths,
+                                                              const unsigned char **binaries,
+                                                              cl_int *status, cl_int *errcode)
 {
     cl_program p = NULL;
     cl_int rc = CL_SUCCESS;
@@ -138,7 +142,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
         rc = CL_INVALID_CONTEXT;
     else if (n != 1 || !devices || !lengths || !binaries)
         rc = CL_INVALID_VALUE;
-    else if (devices[0] != ocl_device())
+    else if (!ocl_device_ok(devices[0]))
         rc = CL_INVALID_DEVICE;
     else if (!binaries[0] || !lengths[0])
         rc = CL_INVALID_VALUE;
@@ -210,6 +214,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_SEQ_CST))
         return CL_SUCCESS;
     unload(p);
+    ocl_cpu_program_free(p);
+    ocl_hpdp_program_free(p);
     clReleaseContext(p->ctx);
     free(p->source);
     free(p->ptx);
@@ -243,32 +249,6 @@ static cl_int build_failed(cl_program p, int rc, const struct ps_err *err)
     return CL_BUILD_PROGRAM_FAILURE;
 }
 
-/*
- * One compile at a time in the process: a compile (clang, libclc linking,
- * the NVPTX back end) peaks at about 200 MB, so 50 threads building at once
- * in 50 contexts needed 10 GB and thrashed; in turn they need one compile's
- * memory and take the same CPU time.
- */
-static pthread_mutex_t g_compile_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void ocl_compiler_lock(void)
-{
-    pthread_mutex_lock(&g_compile_lock);
-}
-
-void ocl_compiler_unlock(void)
-{
-#ifdef __GLIBC__
-    /*
-     * The compile's memory was freed into the calling thread's malloc arena,
-     * where glibc keeps it: with a thread per context that was ~160 MB per
-     * thread. Hand it back to the system.
-     */
-    malloc_trim(0);
-#endif
-    pthread_mutex_unlock(&g_compile_lock);
-}
-
 /* Source, SPIR-V or bitcode to p->ptx (PTX binaries have it already). */
 static cl_int build_ptx(cl_program p, const char *options)
 {
@@ -282,8 +262,7 @@ static cl_int build_ptx(cl_program p, const char *options)
     p->ptx = NULL;
     ocl_compiler_lock();
     if (p->kind == OCL_PROG_SOURCE)
-        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &p->args,
-                         &err);
+        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &p->args, &err);
     else if (p->kind == OCL_PROG_SPIRV)
         rc = clc_lower_spirv(p->bin, p->bin_len, &p->ptx, &p->log, &err);
     else /* OpenCL 1.2 (5.7.3): no argument info for programs from binaries */
@@ -320,7 +299,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
     if ((n > 0) != (d != NULL) || (!notify && data))
         return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < n; i++)
-        if (d[i] != ocl_device())
+        if (!ocl_device_ok(d[i]))
             return CL_INVALID_DEVICE;
     if (p->kernels)
         return CL_INVALID_OPERATION;
@@ -343,6 +322,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
 void ocl_program_reset(cl_program p)
 {
     unload(p);
+    ocl_cpu_program_free(p);
+    ocl_hpdp_program_free(p);
     free(p->ptx);
     p->ptx = NULL;
     free(p->log);
@@ -450,7 +431,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id
 
     if (!ocl_valid(p, OCL_MAGIC_PROGRAM))
         return CL_INVALID_PROGRAM;
-    if (d != ocl_device())
+    if (!ocl_device_ok(d))
         return CL_INVALID_DEVICE;
     switch (name) {
     case CL_PROGRAM_BUILD_STATUS:
