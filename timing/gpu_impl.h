@@ -106,7 +106,9 @@ bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k);
 /* A running kernel (the oldest), for the watchdogs' messages; NULL if none. */
 struct tm_kernel *tm_kernels_any(const struct tm_gpu *g);
 uint64_t tm_kernels_thread_insts(const struct tm_gpu *g);
-/* A fault or a watchdog stop in rc: every kernel in flight ends with it. */
+/* Ends k on its SMs and takes its statistics; it leaves its slot (gpu_run.c uses it too). */
+void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc);
+/* gpu_run.c: a fault or a watchdog stop in rc: every kernel in flight ends with it. */
 void tm_kernels_abort(struct tm_gpu *g, int rc);
 
 #endif
