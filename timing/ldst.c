@@ -64,6 +64,14 @@ struct tm_ldst {
     /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
     uint64_t local_cta_threads, local_threads;
     struct tm_line_prog *lines;
+    /*
+     * In the parallel part of a split cycle (tm_ldst_set_par) the unit
+     * touches only its own interconnect port: the replies it pops, the sends
+     * refused and the miss it sends are applied in SM order (tm_ldst_settle).
+     */
+    bool in_par, send_ok;
+    uint32_t popped, stalls;
+    struct mem_req send;
 };
 
 struct tm_ldst *tm_ldst_create(const struct tm_ldst_env *env, struct ps_err *err)
@@ -228,7 +236,8 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
     struct mem_req r;
     bool any = false;
 
-    while (mem_system_pop_reply(e->ms, e->sm, &r)) {
+    while (u->in_par ? mem_system_pop_reply_port(e->ms, e->sm, &r) && ++u->popped
+                     : mem_system_pop_reply(e->ms, e->sm, &r)) {
         struct mem_cache *c = r.space == MEM_INST    ? e->l1i
                               : r.space == MEM_CONST ? e->l1c
                               : r.space == MEM_TEX   ? e->l1t
@@ -275,16 +284,44 @@ bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now)
         const struct mem_req *m = mem_cache_peek_miss(c);
         struct mem_req r;
 
-        if (!m || !mem_system_can_send(u->env.ms, u->env.sm, m))
+        if (!m)
+            continue;
+        if (u->in_par ? !mem_system_room(u->env.ms, u->env.sm, m) && ++u->stalls
+                      : !mem_system_can_send(u->env.ms, u->env.sm, m))
             continue;
         mem_cache_pop_miss(c, &r);
         r.t_issue = now;
         r.sm = (uint16_t)u->env.sm;
-        mem_system_send(u->env.ms, u->env.sm, &r);
+        if (u->in_par) { /* the network's shared state is touched in SM order (tm_ldst_settle) */
+            u->send = r;
+            u->send_ok = true;
+        } else {
+            mem_system_send(u->env.ms, u->env.sm, &r);
+        }
         u->send_rr = (u->send_rr + k + 1) % 4;
         return true;
     }
     return false;
+}
+
+void tm_ldst_set_par(struct tm_ldst *u, bool on)
+{
+    if (on)
+        u->send_ok = false, u->popped = u->stalls = 0;
+    u->in_par = on;
+}
+
+void tm_ldst_settle(struct tm_ldst *u)
+{
+    if (u->popped || u->stalls || u->send_ok)
+        mem_system_settle(u->env.ms, u->env.sm, u->send_ok ? &u->send : NULL, u->popped, u->stalls);
+    u->send_ok = false;
+    u->popped = u->stalls = 0;
+}
+
+void tm_ldst_hold(struct tm_ldst *u, uint64_t until)
+{
+    u->ldst_free = until;
 }
 
 /* ------------------------------------------------------------ L1 hand-off */

@@ -98,6 +98,15 @@ void tm_ldst_rec_dst(struct tm_ldst *u, uint32_t rec, uint32_t reg);
 bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now);
 /* One L1 miss onto the interconnect. Returns whether one went. */
 bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now);
+/*
+ * Parallel stepping (docs/timing.md): with set_par on, take_replies and
+ * send_miss touch only this SM's port and leave the network-wide counts and
+ * the send to tm_ldst_settle, called in SM order; set_par(on) clears them.
+ */
+void tm_ldst_set_par(struct tm_ldst *u, bool on);
+void tm_ldst_settle(struct tm_ldst *u);
+/* The LD/ST unit takes no instruction before `until` (a deferred memory issue holds it). */
+void tm_ldst_hold(struct tm_ldst *u, uint64_t until);
 /* Queued requests are due by the next cycle (they keep the SM awake). */
 bool tm_ldst_due(const struct tm_ldst *u, uint64_t now);
 /* The latency queue and the LD/ST queue move on. Returns true on a reservation failure. */

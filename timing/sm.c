@@ -79,7 +79,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->sorder = calloc((size_t)p->nsched * s->nviews_per_sched, sizeof(*s->sorder));
     s->nsorder = calloc(p->nsched, sizeof(*s->nsorder));
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
-    if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->sorder || !s->nsorder)
+    s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def));
+    if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->sorder || !s->nsorder ||
+        !s->cyc.def)
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
@@ -128,6 +130,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->sorder);
     free(s->nsorder);
     free(s->order);
+    free(s->cyc.def);
     free(s);
 }
 
@@ -135,6 +138,13 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
                         uint32_t max_ctas)
 {
     s->L = L;
+    s->Lreal = NULL;
+    if (s->par) {
+        s->Lv = *L;
+        s->Lv.warp_insts = s->Lv.thread_insts = 0;
+        s->Lreal = L;
+        s->L = &s->Lv;
+    }
     s->it = it;
     tm_ldst_kernel_begin(s->ldst, (uint64_t)L->block[0] * L->block[1] * L->block[2], max_ctas);
 }
@@ -143,7 +153,13 @@ void tm_sm_kernel_end(struct tm_sm *s)
 {
     tm_ldst_kernel_end(s->ldst);
     s->L = NULL;
+    s->Lreal = NULL;
     s->it = NULL;
+}
+
+void tm_sm_set_parallel(struct tm_sm *s, bool on)
+{
+    s->par = on;
 }
 
 /* -------------------------------------------------------------- residency */
@@ -177,6 +193,7 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
     h->insts = h->last_issue = 0;
     s->slot_cta[slot] = (int32_t)(c - s->ctas);
     h->nx_ii = NULL;
+    tm_sm_pc_sync(h);
     tm_sb_reset(&h->sb);
     if (tm_sb_grow(&h->sb, h->w->regs_cap / ISA_WARP_SIZE + 1))
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
@@ -236,7 +253,7 @@ static bool wants_fetch(const struct hwarp *h)
  * CTAs are paused, running CTAs' warps first and paused ones only when no
  * running warp wants the slot.
  */
-static bool fetch(struct tm_sm *s)
+bool tm_sm_fetch(struct tm_sm *s)
 {
     uint32_t nw = s->prm->max_warps;
     bool any = false;
@@ -259,136 +276,6 @@ static bool fetch(struct tm_sm *s)
             break;
         }
     return any;
-}
-
-/* ------------------------------------------------------------------ cycle */
-
-/* Warp h's next change without a reply: at most `wake`, or now + 1 if it may issue at once. */
-static uint64_t warp_wake(struct tm_sm *s, struct hwarp *h, uint64_t wake)
-{
-    const struct tm_iinfo *ii;
-    uint32_t fidx, pc;
-    uint64_t t, now = s->now;
-
-    if (!h->ib.n)
-        return h->ib.fetching ? wake : now + 1;
-    if (h->ib.ready > now)
-        return h->ib.ready < wake ? h->ib.ready : wake;
-    ii = tm_sm_next_instr(s, h, &fidx, &pc);
-    if (!ii || fidx != h->ib.fidx || pc != h->ib.pc)
-        return now + 1;
-    /* Not blocked: waits for a pipe (see wake_time) or a policy's decision. */
-    if (!(t = tm_sb_blocked_until(&h->sb, tm_sm_reg_base(h->w), ii, now)))
-        return now + 1;
-    return t < wake ? t : wake;
-}
-
-/* The earliest cycle after now at which this SM could do anything new without a reply. */
-static uint64_t wake_time(struct tm_sm *s)
-{
-    uint64_t now = s->now, wake = tm_sm_sample_wake(s, now, TM_NEVER);
-
-    wake = tm_ldst_wake(s->ldst, now, wake);
-    if (wake == now + 1)
-        return wake;
-    for (uint32_t u = 0; u < TM_UNIT_COUNT; u++)
-        for (uint32_t i = 0; i < s->nunits[u]; i++)
-            if (s->unit_free[u][i] > now && s->unit_free[u][i] < wake)
-                wake = s->unit_free[u][i];
-    for (uint32_t slot = 0; slot < s->prm->max_warps; slot++) {
-        struct hwarp *h = &s->wp[slot];
-
-        if (!h->w || h->exited || h->w->state != ISA_WARP_READY)
-            continue;
-        if ((wake = warp_wake(s, h, wake)) == now + 1)
-            return wake;
-    }
-    return wake;
-}
-
-/* The cycle's activity counters: issued, or idle for memory, a stall or nothing. */
-static void count_cycle(struct tm_sm *s, const struct tm_cycle_sum *sum)
-{
-    if (sum->issued) {
-        s->k.n_act++;
-        return;
-    }
-    /*
-     * A warp waiting on a long-latency load makes the cycle a memory cycle
-     * even when another is refused by the LD/ST unit or MSHRs (that refusal
-     * is memory pressure too); pipe-only stalls count in neither counter.
-     */
-    s->k.n_inact++;
-    if (sum->mem_wait)
-        s->k.c_mem++;
-    else if (sum->structural)
-        s->k.c_stall++;
-    else
-        s->k.c_idle++;
-}
-
-/* A cycle the SM sleeps through repeats the counters of the last simulated one. */
-static bool asleep(struct tm_sm *s, uint64_t now, bool *was_quiet)
-{
-    if (now >= s->sleep_until)
-        return false;
-    if (!mem_system_reply_ready(s->env.ms, s->id)) {
-        ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
-        return true;
-    }
-    s->sleep_until = 0;
-    *was_quiet = false;
-    return false;
-}
-
-int tm_sm_cycle(struct tm_sm *s, uint64_t now)
-{
-    struct tm_cycle_sum sum = {false, false, false};
-    bool ldst_fail, was_quiet = s->quiet, active;
-    int rc;
-
-    s->now = now;
-    if (asleep(s, now, &was_quiet))
-        return 0;
-    if (was_quiet)
-        s->before = s->k;
-    s->k.cycles++;
-    if (!s->nctas && tm_sm_idle(s)) {
-        /* An SM without work during a kernel is idle (C_idle; it also lowers the CTA policy's
-         * activity ratio). */
-        if (s->L) {
-            s->k.n_inact++;
-            s->k.c_idle++;
-        }
-        return 0;
-    }
-    if (s->nctas)
-        s->k.busy_cycles++;
-    s->k.warps_resident += s->nwarps_res;
-    if (tm_sm_samples_due(s, now))
-        tm_sm_sample(s, now);
-    active = tm_ldst_take_replies(s->ldst, now);
-    active |= tm_ldst_send_miss(s->ldst, now);
-    /* Requests still on their way to the L1 keep the SM awake only once they are due. */
-    active |= tm_ldst_due(s->ldst, now);
-    ldst_fail = tm_ldst_cycle(s->ldst, now);
-    tm_sm_update_paused(s);
-    for (uint32_t i = 0; i < s->prm->nsched; i++)
-        if ((rc = tm_sm_schedule(s, i, ldst_fail, &sum)))
-            return rc;
-    active |= fetch(s);
-    count_cycle(s, &sum);
-    /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
-    s->quiet = !sum.issued && !active && s->nctas && !s->lines;
-    if (was_quiet && s->quiet) {
-        uint64_t wake = wake_time(s);
-
-        if (wake > now + 1) {
-            s->sleep_until = wake;
-            ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
-        }
-    }
-    return 0;
 }
 
 /* -------------------------------------------------------------- accessors */

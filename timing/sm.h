@@ -56,6 +56,23 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
 
 /* One core cycle. Returns 0 or a device fault (the launch's err is filled). */
 int tm_sm_cycle(struct tm_sm *s, uint64_t now);
+/*
+ * Parallel stepping (docs/timing.md "Parallel simulation"): with
+ * tm_sm_set_parallel on before the kernel begins, a cycle may be split in
+ * three: tm_sm_cycle_begin(s, now, true) for all SMs at once (each touches
+ * only its own state and defers the issue of instructions whose effects
+ * reach beyond the SM), then tm_sm_cycle_ordered(s, true) for each SM in SM
+ * order (the deferred issues, the interconnect's shared counts), then
+ * tm_sm_cycle_end for all SMs at once (fetch, the cycle's classification).
+ * The result is that of tm_sm_cycle for each SM in order. ordered returns
+ * the SM's error (begin's included); after an error, end does nothing.
+ */
+void tm_sm_set_parallel(struct tm_sm *s, bool on);
+int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par);
+int tm_sm_cycle_ordered(struct tm_sm *s, bool par);
+void tm_sm_cycle_end(struct tm_sm *s);
+/* The SM has CTAs and is not asleep this cycle. */
+bool tm_sm_awake(const struct tm_sm *s, uint64_t now);
 
 /* Nothing resident and nothing in flight. */
 bool tm_sm_idle(const struct tm_sm *s);

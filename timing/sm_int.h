@@ -25,6 +25,14 @@ struct hwarp {
     uint32_t stores; /* store acknowledgements still to come back from the L2 */
     struct tm_scoreboard sb;
     uint64_t insts, last_issue;
+    /*
+     * The warp's function and pc (the top frame's and the SIMT stack top's),
+     * copied after each of its steps (tm_sm_pc_sync): only its own steps move
+     * them, and reading them from the warp every cycle was the scheduler's
+     * main cache-miss cost. cur_in_fn / cur_in_pc: the frame / stack is not empty.
+     */
+    uint32_t cur_fidx, cur_pc;
+    bool cur_in_fn, cur_in_pc;
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
@@ -36,6 +44,38 @@ struct cta {
     bool paused; /* the CTA policy's run limit holds it back */
     uint32_t warps_left, regs;
     uint64_t seq; /* assignment order on this SM */
+};
+
+/* sm_issue.c: the instruction a scheduler found for a warp. */
+struct cand {
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    int unit_idx;
+};
+
+struct tm_cycle_sum {
+    bool issued, structural, mem_wait;
+};
+
+/* An issue left for the ordered part of a split cycle. */
+struct deferred {
+    struct pol_warp_view v;
+    struct cand c;
+    uint32_t sid;
+};
+
+/*
+ * One cycle split in three for parallel stepping (sm.h, sm_cycle.c): what
+ * the parallel first part leaves for the ordered second and the parallel third.
+ */
+struct split_cycle {
+    bool open; /* the cycle goes on past the schedulers (not asleep, not idle) */
+    bool ldst_fail, was_quiet, active;
+    struct tm_cycle_sum sum;
+    struct deferred *def; /* one per scheduler */
+    uint32_t ndef;
+    uint32_t next_sid; /* the first scheduler left for the ordered part */
+    int rc;            /* an error of the first part */
 };
 
 struct tm_sm {
@@ -80,6 +120,14 @@ struct tm_sm {
     bool quiet; /* the last simulated cycle issued nothing */
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
+    /*
+     * Parallel stepping (tm_sm_set_parallel): in_par while in the first
+     * part of a split cycle. The SM's CTAs see Lv, a copy of the launch with
+     * this SM's own instruction counts, folded into Lreal in SM order.
+     */
+    bool par, in_par;
+    struct isa_launch Lv, *Lreal;
+    struct split_cycle cyc;
 };
 
 /* sm_warps.c: warp events, retirement, and the hooks the LD/ST unit calls. */
@@ -95,11 +143,26 @@ static inline size_t tm_sm_reg_base(const struct isa_warp *w)
 const struct tm_iinfo *tm_sm_next_instr(struct tm_sm *s, struct hwarp *h, uint32_t *fidx,
                                         uint32_t *pc);
 
-/* sm_issue.c: one warp scheduler's cycle. */
-struct tm_cycle_sum {
-    bool issued, structural, mem_wait;
-};
+/* The warp's function and pc, copied from its frame and SIMT stack (struct hwarp). */
+static inline void tm_sm_pc_sync(struct hwarp *h)
+{
+    const struct isa_warp *w = h->w;
+
+    h->cur_in_fn = w->nfr > 0;
+    h->cur_in_pc = w->sp > 0;
+    h->cur_fidx = h->cur_in_fn ? w->fr[w->nfr - 1].fidx : 0;
+    h->cur_pc = h->cur_in_pc ? w->st[w->sp - 1].pc : 0;
+}
+
+/* sm.c: instruction fetch for one warp a cycle; true if a fetch went out. */
+bool tm_sm_fetch(struct tm_sm *s);
+
+/*
+ * sm_issue.c: one warp scheduler's cycle; in the parallel part of a split
+ * cycle it may defer its issue (tm_sm_issue_deferred runs it in SM order).
+ */
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum);
+int tm_sm_issue_deferred(struct tm_sm *s, const struct deferred *d);
 
 /* sm_policy.c: what the SM shows and tells the policies. */
 int tm_sm_policy_create(struct tm_sm *s);

@@ -15,12 +15,6 @@
 
 enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
 
-struct cand {
-    const struct tm_iinfo *ii;
-    uint32_t fidx, pc;
-    int unit_idx;
-};
-
 static int free_unit(const struct tm_sm *s, uint32_t unit)
 {
     for (uint32_t i = 0; i < s->nunits[unit]; i++)
@@ -159,6 +153,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     info.space = 0;
     tm_sb_forget(&h->sb);
     rc = isa_warp_step(w, &info);
+    tm_sm_pc_sync(h);
     if (rc)
         return rc;
     if (ii->is_ctrl)
@@ -201,7 +196,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->long_wait = h->w && long_wait(s, h);
     v->age = h->age;
     v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
-    v->pc = h->w && h->w->sp ? h->w->st[h->w->sp - 1].pc : 0;
+    v->pc = h->w ? h->cur_pc : 0;
     v->insts = h->insts;
     v->last_issue = h->last_issue;
     v->paused = h->cta && h->cta->paused;
@@ -266,6 +261,46 @@ static enum why policy_allows(struct tm_sm *s, uint32_t sid, const struct pol_wa
     return s->env.ws->may_issue(s->sched[sid], v, &iv) ? W_EXEC : W_STRUCT;
 }
 
+/*
+ * In the parallel part of a split cycle, an instruction whose effects reach
+ * beyond its warp and CTA waits for the ordered part; after one has, so do
+ * later ones that touch the CTA (shared memory, barriers) or the pc, which
+ * the deferred one might see in the sequential order. ALU work goes on.
+ */
+static bool must_defer(const struct tm_sm *s, const struct cand *c)
+{
+    return !c->ii->local_fx || (s->cyc.ndef && (c->ii->is_mem || c->ii->is_bar || c->ii->is_ctrl));
+}
+
+/*
+ * The deferred instruction's effects on the rest of the cycle are known
+ * now: the LD/ST unit is taken for this cycle, or its pipe (issue() sets the
+ * same values again). Nothing else a later scheduler reads depends on it.
+ */
+static void defer(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
+                  const struct cand *c)
+{
+    struct deferred *d = &s->cyc.def[s->cyc.ndef++];
+
+    d->v = *v;
+    d->c = *c;
+    d->sid = sid;
+    if (c->ii->is_mem)
+        tm_ldst_hold(s->ldst, s->now + 1);
+    else
+        s->unit_free[c->ii->unit][c->unit_idx] = s->now + c->ii->ii;
+    s->k.sched_issue++;
+}
+
+int tm_sm_issue_deferred(struct tm_sm *s, const struct deferred *d)
+{
+    int rc = issue(s, d->v.slot, &d->c);
+
+    if (!rc && s->env.ws->on_issue)
+        s->env.ws->on_issue(s->sched[d->sid], &d->v, s->now);
+    return rc;
+}
+
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct pol_warp_sched_ops *ws = s->env.ws;
@@ -298,6 +333,11 @@ int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycl
             sum->structural = true;
         if (y != W_EXEC)
             continue;
+        if (s->in_par && must_defer(s, &c)) {
+            defer(s, sid, v, &c);
+            sum->issued = true;
+            return 0;
+        }
         if ((rc = issue(s, v->slot, &c)))
             return rc;
         if (ws->on_issue)

@@ -15,15 +15,13 @@ void tm_sm_event(struct tm_sm *s, enum pol_warp_event e, uint32_t slot)
 const struct tm_iinfo *tm_sm_next_instr(struct tm_sm *s, struct hwarp *h, uint32_t *fidx,
                                         uint32_t *pc)
 {
-    const struct isa_warp *w = h->w;
-
-    if (!w->sp || !w->nfr)
+    if (!h->cur_in_pc || !h->cur_in_fn)
         return NULL;
-    *fidx = w->fr[w->nfr - 1].fidx;
-    *pc = w->st[w->sp - 1].pc;
+    *fidx = h->cur_fidx;
+    *pc = h->cur_pc;
     if (h->nx_ii && h->nx_pc == *pc && h->nx_fidx == *fidx)
         return h->nx_ii;
-    if (*pc >= w->cta->L->p->m->funcs[*fidx]->ninstrs)
+    if (*pc >= s->L->p->m->funcs[*fidx]->ninstrs)
         return NULL;
     h->nx_ii = tm_itable_get(s->it, *fidx, *pc);
     h->nx_fidx = *fidx;

@@ -1,0 +1,245 @@
+/*
+ * The SM's cycle (timing/sm.c holds residency, timing/sm_issue.c the issue
+ * stage): replies and misses through the LD/ST unit, the schedulers, fetch,
+ * the cycle's activity counters, and sleeping through cycles that cannot
+ * change anything. For parallel stepping (docs/timing.md "Parallel
+ * simulation") the cycle comes in three parts: tm_sm_cycle_begin for every SM
+ * at once (its own state only; issues reaching beyond the SM are deferred),
+ * tm_sm_cycle_ordered in SM order (the deferred issues, the interconnect's
+ * shared counts), tm_sm_cycle_end for every SM at once.
+ */
+#include "common/counters.h"
+#include "timing/sm_int.h"
+
+/* Warp h's next change without a reply: at most `wake`, or now + 1 if it may issue at once. */
+static uint64_t warp_wake(struct tm_sm *s, struct hwarp *h, uint64_t wake)
+{
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    uint64_t t, now = s->now;
+
+    if (!h->ib.n)
+        return h->ib.fetching ? wake : now + 1;
+    if (h->ib.ready > now)
+        return h->ib.ready < wake ? h->ib.ready : wake;
+    ii = tm_sm_next_instr(s, h, &fidx, &pc);
+    if (!ii || fidx != h->ib.fidx || pc != h->ib.pc)
+        return now + 1;
+    /* Not blocked: waits for a pipe (see wake_time) or a policy's decision. */
+    if (!(t = tm_sb_blocked_until(&h->sb, tm_sm_reg_base(h->w), ii, now)))
+        return now + 1;
+    return t < wake ? t : wake;
+}
+
+/* The earliest cycle after now at which this SM could do anything new without a reply. */
+static uint64_t wake_time(struct tm_sm *s)
+{
+    uint64_t now = s->now, wake = tm_sm_sample_wake(s, now, TM_NEVER);
+
+    wake = tm_ldst_wake(s->ldst, now, wake);
+    if (wake == now + 1)
+        return wake;
+    for (uint32_t u = 0; u < TM_UNIT_COUNT; u++)
+        for (uint32_t i = 0; i < s->nunits[u]; i++)
+            if (s->unit_free[u][i] > now && s->unit_free[u][i] < wake)
+                wake = s->unit_free[u][i];
+    for (uint32_t slot = 0; slot < s->prm->max_warps; slot++) {
+        struct hwarp *h = &s->wp[slot];
+
+        if (!h->w || h->exited || h->w->state != ISA_WARP_READY)
+            continue;
+        if ((wake = warp_wake(s, h, wake)) == now + 1)
+            return wake;
+    }
+    return wake;
+}
+
+/* The cycle's activity counters: issued, or idle for memory, a stall or nothing. */
+static void count_cycle(struct tm_sm *s, const struct tm_cycle_sum *sum)
+{
+    if (sum->issued) {
+        s->k.n_act++;
+        return;
+    }
+    /*
+     * A warp waiting on a long-latency load makes the cycle a memory cycle
+     * even when another is refused by the LD/ST unit or MSHRs (that refusal
+     * is memory pressure too); pipe-only stalls count in neither counter.
+     */
+    s->k.n_inact++;
+    if (sum->mem_wait)
+        s->k.c_mem++;
+    else if (sum->structural)
+        s->k.c_stall++;
+    else
+        s->k.c_idle++;
+}
+
+/* A cycle the SM sleeps through repeats the counters of the last simulated one. */
+static bool asleep(struct tm_sm *s, uint64_t now, bool *was_quiet)
+{
+    if (now >= s->sleep_until)
+        return false;
+    if (!mem_system_reply_ready(s->env.ms, s->id)) {
+        ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
+        return true;
+    }
+    s->sleep_until = 0;
+    *was_quiet = false;
+    return false;
+}
+
+/* This SM's instruction counts join the launch's, in SM order; see tm_sm.Lv. */
+static void fold_in(struct tm_sm *s)
+{
+    if (!s->Lreal)
+        return;
+    s->Lv.warp_insts += s->Lreal->warp_insts;
+    s->Lv.thread_insts += s->Lreal->thread_insts;
+}
+
+static void fold_out(struct tm_sm *s)
+{
+    if (!s->Lreal)
+        return;
+    s->Lreal->warp_insts = s->Lv.warp_insts;
+    s->Lreal->thread_insts = s->Lv.thread_insts;
+    s->Lv.warp_insts = s->Lv.thread_insts = 0;
+}
+
+/*
+ * The schedulers from `from` on. When they share state (ws_shared: CCWS's
+ * point system per SM), a later scheduler's choice may depend on what a
+ * deferred issue tells the policy, so after a deferral the parallel part
+ * stops and the ordered part runs the rest.
+ */
+static int run_schedulers(struct tm_sm *s, uint32_t from)
+{
+    for (uint32_t i = from; i < s->prm->nsched; i++) {
+        int rc = tm_sm_schedule(s, i, s->cyc.ldst_fail, &s->cyc.sum);
+
+        if (rc)
+            return rc;
+        if (s->in_par && s->ws_shared && s->cyc.ndef) {
+            s->cyc.next_sid = i + 1;
+            return 0;
+        }
+    }
+    s->cyc.next_sid = s->prm->nsched;
+    return 0;
+}
+
+/* The first part of a cycle: everything up to the schedulers' issues. */
+static int cycle_head(struct tm_sm *s, uint64_t now)
+{
+    struct split_cycle *c = &s->cyc;
+
+    s->now = now;
+    c->was_quiet = s->quiet;
+    if (asleep(s, now, &c->was_quiet))
+        return 0;
+    if (c->was_quiet)
+        s->before = s->k;
+    s->k.cycles++;
+    if (!s->nctas && tm_sm_idle(s)) {
+        /* An SM without work during a kernel is idle (C_idle; it also lowers the CTA policy's
+         * activity ratio). */
+        if (s->L) {
+            s->k.n_inact++;
+            s->k.c_idle++;
+        }
+        return 0;
+    }
+    c->open = true;
+    if (s->nctas)
+        s->k.busy_cycles++;
+    s->k.warps_resident += s->nwarps_res;
+    if (tm_sm_samples_due(s, now))
+        tm_sm_sample(s, now);
+    c->active = tm_ldst_take_replies(s->ldst, now);
+    c->active |= tm_ldst_send_miss(s->ldst, now);
+    /* Requests still on their way to the L1 keep the SM awake only once they are due. */
+    c->active |= tm_ldst_due(s->ldst, now);
+    c->ldst_fail = tm_ldst_cycle(s->ldst, now);
+    tm_sm_update_paused(s);
+    return run_schedulers(s, 0);
+}
+
+/* The rest of an open cycle: fetch, the cycle's classification, sleeping. */
+static void cycle_tail(struct tm_sm *s)
+{
+    struct split_cycle *c = &s->cyc;
+    uint64_t now = s->now;
+
+    c->active |= tm_sm_fetch(s);
+    count_cycle(s, &c->sum);
+    /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
+    s->quiet = !c->sum.issued && !c->active && s->nctas && !s->lines;
+    if (c->was_quiet && s->quiet) {
+        uint64_t wake = wake_time(s);
+
+        if (wake > now + 1) {
+            s->sleep_until = wake;
+            ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
+        }
+    }
+}
+
+int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
+{
+    struct split_cycle *c = &s->cyc;
+
+    c->open = false;
+    c->ndef = 0;
+    c->next_sid = s->prm->nsched;
+    c->sum = (struct tm_cycle_sum){false, false, false};
+    if (!par)
+        fold_in(s);
+    s->in_par = par;
+    tm_ldst_set_par(s->ldst, par);
+    c->rc = cycle_head(s, now);
+    tm_ldst_set_par(s->ldst, false);
+    s->in_par = false;
+    return c->rc;
+}
+
+int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
+{
+    struct split_cycle *c = &s->cyc;
+    int rc = c->rc;
+
+    if (par) {
+        fold_in(s);
+        tm_ldst_settle(s->ldst);
+    }
+    for (uint32_t i = 0; !rc && i < c->ndef; i++)
+        rc = tm_sm_issue_deferred(s, &c->def[i]);
+    c->ndef = 0;
+    if (!rc && c->open && c->next_sid < s->prm->nsched)
+        rc = run_schedulers(s, c->next_sid);
+    fold_out(s);
+    c->rc = rc;
+    return rc;
+}
+
+void tm_sm_cycle_end(struct tm_sm *s)
+{
+    if (!s->cyc.rc && s->cyc.open)
+        cycle_tail(s);
+}
+
+int tm_sm_cycle(struct tm_sm *s, uint64_t now)
+{
+    int rc;
+
+    tm_sm_cycle_begin(s, now, false);
+    rc = tm_sm_cycle_ordered(s, false); /* begin's error, after the counts are folded */
+    tm_sm_cycle_end(s);
+    return rc;
+}
+
+/* Worth stepping this cycle (awake with work): how the GPU decides whether to go parallel. */
+bool tm_sm_awake(const struct tm_sm *s, uint64_t now)
+{
+    return s->nctas && (now >= s->sleep_until || mem_system_reply_ready(s->env.ms, s->id));
+}
