@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "memsys/cache_int.h"
+#include "policies/create.h"
 #include "policies/l1d_builtin.h"
 
 /* Generations stay below bit 31 so a token never has MEM_CACHE_WB_UID_BIT set. */
@@ -433,7 +434,7 @@ static int alloc_arrays(struct mem_cache *c)
 static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const char *args,
                        const struct pol_l1d_link *link, struct ps_err *err)
 {
-    struct pol_l1d_params p;
+    struct pol_l1d_params p = {0};
 
     if (!pol) {
         pol = &pol_l1d_lru;
@@ -455,7 +456,7 @@ static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const
     c->pol = pol;
     if (!pol->create)
         return 0;
-    c->pol_st = pol->create(&p, err);
+    c->pol_st = pol_l1d_create(pol, &p, err);
     if (c->pol_st)
         return 0;
     if (err && err->code)

@@ -26,10 +26,14 @@ struct pol_cta_sched_params {
     uint32_t nsm;
     const char *args;      /* text after "name:" in -ptxsim_cta_scheduler, "" if none */
     uint32_t static_limit; /* -ptxsim_cta_limit (0 = none) */
+    const void *cfg;       /* args parsed by ops->argspec (policies/create.h), during create */
 };
+
+struct pol_argspec;
 
 struct pol_cta_sched_ops {
     const char *name;
+    const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
     void *(*create)(const struct pol_cta_sched_params *p, struct ps_err *err);
     void (*destroy)(void *st);
     /* A kernel starts: max_ctas is its occupancy limit per SM. */

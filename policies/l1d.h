@@ -39,6 +39,7 @@ struct pol_l1d_params {
     uint32_t nsms;     /* SMs of the GPU (0 when unknown) */
     void *shared;      /* GPU-wide state (ops->shared_create), or NULL */
     const char *args;  /* text after "name:" in the option value, "" if none */
+    const void *cfg;   /* args parsed by ops->argspec (policies/create.h), during create */
     pol_l1d_critical_fn critical; /* NULL: no criticality information */
     void *critical_ctx;
     /*
@@ -71,8 +72,11 @@ struct pol_line_view {
     uint32_t hits;        /* hits since the allocation (saturating) */
 };
 
+struct pol_argspec;
+
 struct pol_l1d_ops {
     const char *name;
+    const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
     /*
      * Optional GPU-wide state shared by the SMs' instances (set dueling),
      * made once per GPU before any create (p->sm is UINT32_MAX, counters

@@ -36,6 +36,7 @@ static uint32_t bypass_victim(void *st, uint32_t set, const struct pol_line_view
 
 const struct pol_l1d_ops pol_l1d_bypass_all = {
     .name = "bypass",
+    .argspec = &pol_l1d_lru_argspec, /* its state and arguments are lru\'s */
     .create = bypass_create,
     .destroy = bypass_destroy,
     .on_miss = bypass_on_miss,

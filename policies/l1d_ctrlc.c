@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
-#include "policies/l1d_args.h"
 #include "policies/l1d_util.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_SAMPLES, CT_UP, CT_DOWN, CT_FIRST_HITS };
@@ -35,11 +35,6 @@ struct ctrlc_cfg {
     uint32_t pc_bits, agg_max, agg_init, period, mode, seed, series_cap;
     double thr_lo, thr_hi;
 };
-
-#define CTRLC_EXPECTED                                                                             \
-    "ctrlc or ctrlc:key=value[,key=value...] with keys pc_bits (1-12, default 7), agg_max "        \
-    "(0-16, 7), agg_init (0-agg_max, 0), period (1-1048576, 1024), thr_lo (0-1, 0.1), thr_hi "     \
-    "(thr_lo-1, 0.4), mode (det or rand, det), seed (0-4294967295, 1), series_cap (rows, 65536)"
 
 enum { MODE_DET, MODE_RAND };
 
@@ -68,50 +63,34 @@ struct ctrlc {
     uint64_t rows_dropped;
 };
 
-static const struct ctrlc_cfg ctrlc_defaults = {
-    .pc_bits = 7,
-    .agg_max = 7,
-    .agg_init = 0,
-    .period = 1024,
-    .mode = MODE_DET,
-    .seed = 1,
-    .series_cap = 65536,
-    .thr_lo = 0.1,
-    .thr_hi = 0.4,
+#define KEY(k, d, lo, hi, help) POL_KEY_UINT(#k, struct ctrlc_cfg, k, d, lo, hi, help)
+static const struct pol_arg ctrlc_args[] = {
+    KEY(pc_bits, 7, 1, 12, "PC bits indexing the aggressiveness table"),
+    KEY(agg_max, 7, 0, 16, "largest aggressiveness"),
+    KEY(agg_init, 0, 0, 16, "initial aggressiveness (at most agg_max)"),
+    KEY(period, 1024, 1, 1 << 20, "insertions per control window"),
+    POL_KEY_FRAC("thr_lo", struct ctrlc_cfg, thr_lo, 0.1, 0, 1, "zero-reuse share below: less"),
+    POL_KEY_FRAC("thr_hi", struct ctrlc_cfg, thr_hi, 0.4, 0, 1, "zero-reuse share above: more"),
+    POL_KEY_WORD("mode", struct ctrlc_cfg, mode, MODE_DET, "det|rand", "bypass decision"),
+    KEY(seed, 1, 0, UINT32_MAX, "mode=rand's seed"),
+    KEY(series_cap, 65536, 0, 1 << 24, "most rows of the sample series"),
 };
+#undef KEY
 
-static int ctrlc_parse(const char *args, struct ctrlc_cfg *c, struct ps_err *err)
+static int ctrlc_check(void *cfg, char *why, size_t len)
 {
-    static const char *const modes[] = {"det", "rand", NULL};
-    struct pol_l1d_arg keys[] = {
-        {.key = "pc_bits", .val = &c->pc_bits, .min = 1, .max = 12},
-        {.key = "agg_max", .val = &c->agg_max, .max = 16},
-        {.key = "agg_init", .val = &c->agg_init, .max = 16},
-        {.key = "period", .val = &c->period, .min = 1, .max = 1 << 20},
-        {.key = "thr_lo", .dval = &c->thr_lo, .dmax = 1},
-        {.key = "thr_hi", .dval = &c->thr_hi, .dmax = 1},
-        {.key = "mode", .val = &c->mode, .words = modes},
-        {.key = "seed", .val = &c->seed, .max = UINT32_MAX},
-        {.key = "series_cap", .val = &c->series_cap, .max = 1 << 24},
-    };
-    int rc;
+    const struct ctrlc_cfg *c = cfg;
 
-    *c = ctrlc_defaults;
-    rc = pol_l1d_args_parse("ctrlc", args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
-    if (rc)
-        return rc;
     if (c->agg_init > c->agg_max)
-        return ps_err_set(err, PS_EINVAL,
-                          "bad l1d policy arguments 'ctrlc:%s': agg_init=%" PRIu32
-                          " is above agg_max=%" PRIu32 "; expected " CTRLC_EXPECTED,
-                          args, c->agg_init, c->agg_max);
+        return snprintf(why, len, "agg_init=%" PRIu32 " is above agg_max=%" PRIu32, c->agg_init,
+                        c->agg_max);
     if (c->thr_lo > c->thr_hi)
-        return ps_err_set(err, PS_EINVAL,
-                          "bad l1d policy arguments 'ctrlc:%s': thr_lo=%g is above thr_hi=%g; "
-                          "expected " CTRLC_EXPECTED,
-                          args, c->thr_lo, c->thr_hi);
+        return snprintf(why, len, "thr_lo=%g is above thr_hi=%g", c->thr_lo, c->thr_hi);
     return 0;
 }
+
+static const struct pol_argspec ctrlc_spec =
+    POL_ARGSPEC_KEYS(struct ctrlc_cfg, ctrlc_args, ctrlc_check);
 
 static void ctrlc_destroy(void *st)
 {
@@ -132,10 +111,7 @@ static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
 
     if (!s)
         goto oom;
-    if (ctrlc_parse(p->args, &s->cfg, err)) {
-        free(s);
-        return NULL;
-    }
+    s->cfg = *(const struct ctrlc_cfg *)p->cfg;
     s->nsets = p->nsets;
     s->assoc = p->assoc;
     s->sm = p->sm;
@@ -364,6 +340,7 @@ uint32_t pol_l1d_ctrlc_storage_bytes(const void *st)
 
 const struct pol_l1d_ops pol_l1d_ctrlc = {
     .name = "ctrlc",
+    .argspec = &ctrlc_spec,
     .create = ctrlc_create,
     .destroy = ctrlc_destroy,
     .on_miss = ctrlc_on_miss,

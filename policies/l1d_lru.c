@@ -5,8 +5,8 @@
  * depends on anything but the access sequence.
  */
 #include <stdlib.h>
-#include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 #include "policies/l1d_util.h"
@@ -15,22 +15,27 @@ struct lru_state {
     bool fifo; /* order by insert_time instead of last_use */
 };
 
+struct lru_cfg {
+    uint32_t order; /* 0 lru, 1 fifo */
+};
+
+static const struct pol_arg lru_args[] = {
+    POL_KEY_WORD("order", struct lru_cfg, order, 0, "lru|fifo", "the replacement order"),
+};
+
+const struct pol_argspec pol_l1d_lru_argspec = POL_ARGSPEC_POS(struct lru_cfg, lru_args, 0, NULL);
+
 static void *lru_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    const char *args = p->args ? p->args : "";
+    const struct lru_cfg *c = p->cfg;
     struct lru_state *st;
 
-    if (strcmp(args, "") != 0 && strcmp(args, "lru") != 0 && strcmp(args, "fifo") != 0) {
-        ps_err_set(err, PS_EINVAL, "l1d policy lru: unknown argument '%s' (expected lru or fifo)",
-                   args);
-        return NULL;
-    }
     st = malloc(sizeof(*st));
     if (!st) {
         ps_err_set(err, PS_ENOMEM, "l1d policy lru: out of memory");
         return NULL;
     }
-    st->fifo = strcmp(args, "fifo") == 0;
+    st->fifo = c->order == 1;
     return st;
 }
 
@@ -61,6 +66,7 @@ static uint32_t lru_victim(void *st, uint32_t set, const struct pol_line_view *l
 
 const struct pol_l1d_ops pol_l1d_lru = {
     .name = "lru",
+    .argspec = &pol_l1d_lru_argspec,
     .create = lru_create,
     .destroy = lru_destroy,
     .on_miss = lru_on_miss,

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
-#include "policies/l1d_args.h"
 #include "policies/l1d_util.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_INC, CT_DEC, CT_ON, CT_OFF };
@@ -28,17 +28,36 @@ static const char *const pcb_counter_names[] = {"bypasses",     "inserts",      
                                                 "zero_reuse",   "ctr_inc",      "ctr_dec",
                                                 "pc_to_bypass", "pc_to_insert", NULL};
 
-#define PCB_EXPECTED                                                                               \
-    "pcbypass or pcbypass:key=value[,key=value...] with keys pc_bits (1-12, default 7), bits "     \
-    "(1-8, 3), threshold (1-2^bits-1, 4), init (0-2^bits-1, 0), inc (0-255, 1), dec (0-255, 1), "  \
-    "series_cap (rows, 65536)"
-
 struct pcb_cfg {
     uint32_t pc_bits, bits, threshold, init, inc, dec, series_cap;
 };
 
-static const struct pcb_cfg pcb_defaults = {
-    .pc_bits = 7, .bits = 3, .threshold = 4, .init = 0, .inc = 1, .dec = 1, .series_cap = 65536};
+#define KEY(k, d, lo, hi, help) POL_KEY_UINT(#k, struct pcb_cfg, k, d, lo, hi, help)
+static const struct pol_arg pcb_args[] = {
+    KEY(pc_bits, 7, 1, 12, "PC bits indexing the counter table"),
+    KEY(bits, 3, 1, 8, "counter width"),
+    KEY(threshold, 4, 1, 255, "bypass at or above this count (fits in bits)"),
+    KEY(init, 0, 0, 255, "initial count (fits in bits)"),
+    KEY(inc, 1, 0, 255, "step up on a line evicted without reuse"),
+    KEY(dec, 1, 0, 255, "step down on a reused line"),
+    KEY(series_cap, 65536, 0, 1 << 24, "most rows of the threshold-crossing series"),
+};
+#undef KEY
+
+static int pcb_check(void *cfg, char *why, size_t len)
+{
+    const struct pcb_cfg *c = cfg;
+    uint32_t max = (1u << c->bits) - 1;
+
+    if (c->threshold > max || c->init > max)
+        return snprintf(why, len,
+                        "threshold=%" PRIu32 " and init=%" PRIu32 " must fit in bits=%" PRIu32
+                        " (at most %" PRIu32 ")",
+                        c->threshold, c->init, c->bits, max);
+    return 0;
+}
+
+static const struct pol_argspec pcb_spec = POL_ARGSPEC_KEYS(struct pcb_cfg, pcb_args, pcb_check);
 
 /* A PC crossing the threshold (either way): the dump's rows. */
 struct pcb_row {
@@ -62,34 +81,6 @@ struct pcbypass {
     uint64_t rows_dropped;
 };
 
-static int pcb_parse(const char *args, struct pcb_cfg *c, struct ps_err *err)
-{
-    struct pol_l1d_arg keys[] = {
-        {.key = "pc_bits", .val = &c->pc_bits, .min = 1, .max = 12},
-        {.key = "bits", .val = &c->bits, .min = 1, .max = 8},
-        {.key = "threshold", .val = &c->threshold, .min = 1, .max = 255},
-        {.key = "init", .val = &c->init, .max = 255},
-        {.key = "inc", .val = &c->inc, .max = 255},
-        {.key = "dec", .val = &c->dec, .max = 255},
-        {.key = "series_cap", .val = &c->series_cap, .max = 1 << 24},
-    };
-    uint32_t max;
-    int rc;
-
-    *c = pcb_defaults;
-    rc = pol_l1d_args_parse("pcbypass", args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
-    if (rc)
-        return rc;
-    max = (1u << c->bits) - 1;
-    if (c->threshold > max || c->init > max)
-        return ps_err_set(err, PS_EINVAL,
-                          "bad l1d policy arguments 'pcbypass:%s': threshold=%" PRIu32
-                          " and init=%" PRIu32 " must fit in bits=%" PRIu32 " (at most %" PRIu32
-                          "); expected " PCB_EXPECTED,
-                          args, c->threshold, c->init, c->bits, max);
-    return 0;
-}
-
 static void pcb_destroy(void *st)
 {
     struct pcbypass *s = st;
@@ -109,10 +100,7 @@ static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
 
     if (!s)
         goto oom;
-    if (pcb_parse(p->args, &s->cfg, err)) {
-        free(s);
-        return NULL;
-    }
+    s->cfg = *(const struct pcb_cfg *)p->cfg;
     s->assoc = p->assoc;
     s->mask = (1u << s->cfg.pc_bits) - 1;
     s->max = (1u << s->cfg.bits) - 1;
@@ -257,6 +245,7 @@ void pol_l1d_pcbypass_entry(const void *st, uint32_t pc, struct pol_pcb_entry *o
 
 const struct pol_l1d_ops pol_l1d_pcbypass = {
     .name = "pcbypass",
+    .argspec = &pcb_spec,
     .create = pcb_create,
     .destroy = pcb_destroy,
     .on_miss = pcb_on_miss,

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 
 #include "policies/l1d.h"
-#include "policies/l1d_args.h"
+#include "policies/args.h"
 #include "policies/l1d_builtin.h"
 
 #define NO_SET UINT32_MAX
@@ -54,15 +54,22 @@ static void count(struct pdp *s, int which)
         s->ctr[which]++;
 }
 
+struct pdp_cfg {
+    uint32_t pd;
+};
+
+static const struct pol_arg pdp_args[] = {
+    POL_KEY_UINT("pd", struct pdp_cfg, pd, 16, 0, 65535, "protecting distance, in set accesses"),
+};
+
+static const struct pol_argspec pdp_spec = POL_ARGSPEC_KEYS(struct pdp_cfg, pdp_args, NULL);
+
 static void *pdp_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    uint32_t pd = 16;
-    struct pol_l1d_arg keys[] = {{.key = "pd", .val = &pd, .max = 65535}};
+    const uint32_t pd = ((const struct pdp_cfg *)p->cfg)->pd;
     size_t n = (size_t)p->nsets * p->assoc;
     struct pdp *s;
 
-    if (pol_l1d_args_parse("pdp", p->args, ",", keys, 1, err))
-        return NULL;
     s = calloc(1, sizeof(*s));
     if (!s)
         goto out_nomem;
@@ -214,6 +221,7 @@ static void pdp_on_evict(void *st, const struct pol_line_view *line, uint32_t se
 
 const struct pol_l1d_ops pol_l1d_pdp = {
     .name = "pdp",
+    .argspec = &pdp_spec,
     .create = pdp_create,
     .destroy = pdp_destroy,
     .on_miss = pdp_on_miss,

@@ -1,7 +1,7 @@
 /*
  * The baseline way choice of the L1D policies: the lru policy's (l1d_lru.c)
  * and that of the policies that keep LRU replacement (ctrlc, pcbypass).
- * Argument text is read by policies/l1d_args.h.
+ * Argument text is read by policies/args.h.
  */
 #ifndef PTXSIM_POLICIES_L1D_UTIL_H
 #define PTXSIM_POLICIES_L1D_UTIL_H

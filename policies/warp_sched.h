@@ -71,10 +71,14 @@ struct pol_warp_sched_params {
     uint32_t max_warps; /* warp slots of the SM */
     uint32_t sm;
     const char *args;   /* text after "name:" in -gpgpu_scheduler, "" if none */
+    const void *cfg;    /* args parsed by ops->argspec (policies/create.h), during create */
 };
+
+struct pol_argspec;
 
 struct pol_warp_sched_ops {
     const char *name;
+    const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
     void *(*create)(const struct pol_warp_sched_params *p, struct ps_err *err);
     void (*destroy)(void *st);
     /*

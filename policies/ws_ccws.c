@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/ccws_vta.h"
 #include "policies/sched_builtin.h"
 #include "policies/util.h"
@@ -83,55 +84,36 @@ struct ccws_opts {
     uint32_t series_cap;
 };
 
-static const struct ccws_opts defaults = {
-    .entries = 16,
-    .assoc = 8,
-    .repl = REPL_FIFO,
-    .k = 8,
-    .base = 100,
-    .decay_period = 1,
-    .boundary = BOUNDARY_BEFORE,
-    .tie = TIE_AGE,
-    .reclamp = 0,
-    .reset = RESET_IDLE,
-    .decay = DECAY_CYCLE,
-    .vta_write = WRITE_INVALIDATE,
-    .series_cap = 16384,
+#define KEY_U(k, f, d, lo, hi, help) POL_KEY_UINT(k, struct ccws_opts, f, d, lo, hi, help)
+#define KEY_W(k, f, d, words, help) POL_KEY_WORD(k, struct ccws_opts, f, d, words, help)
+
+/* The defaults are the paper's Table 3. */
+static const struct pol_arg keys[] = {
+    KEY_U("vta_entries", entries, 16, 1, 1u << 16, "VTA tags per warp"),
+    KEY_U("vta_assoc", assoc, 8, 1, 1u << 16, "ways per VTA set; divides vta_entries"),
+    KEY_W("vta_repl", repl, REPL_FIFO, "fifo|lru", "replacement within a VTA set"),
+    KEY_U("k_throttle", k, 8, 0, UINT32_MAX, "K_THROTTLE of Eq. (1)"),
+    KEY_U("base", base, 100, 1, 1u << 20, "the base locality score"),
+    KEY_U("decay_period", decay_period, 1, 1, UINT32_MAX, "core cycles per point of decay"),
+    KEY_W("boundary", boundary, BOUNDARY_BEFORE, "before|within", "the cutoff test"),
+    KEY_W("tie", tie, TIE_AGE, "age|slot", "ties in the score stack"),
+    KEY_U("reclamp", reclamp, 0, 0, 1, "1: each decay step lowers scores to the LLDS"),
+    KEY_W("reset", reset, RESET_IDLE, "idle|never", "when Eq. (1)'s counters restart"),
+    KEY_W("decay", decay, DECAY_CYCLE, "cycle|inst", "the decay clock"),
+    KEY_W("vta_write", vta_write, WRITE_INVALIDATE, "invalidate|keep", "stores and VTA entries"),
+    KEY_U("series_cap", series_cap, 16384, 0, 1u << 24, "most points of the permitted series"),
 };
 
-static const char *const repl_words[] = {"fifo", "lru", NULL};
-static const char *const boundary_words[] = {"before", "within", NULL};
-static const char *const tie_words[] = {"age", "slot", NULL};
-static const char *const reset_words[] = {"idle", "never", NULL};
-static const char *const decay_words[] = {"cycle", "inst", NULL};
-static const char *const write_words[] = {"invalidate", "keep", NULL};
+static int check_opts(void *cfg, char *why, size_t len)
+{
+    const struct ccws_opts *o = cfg;
 
-struct key {
-    const char *name;
-    size_t off;
-    uint32_t min, max;
-    const char *const *words; /* NULL: a decimal number in [min, max] */
-};
+    if (o->entries % o->assoc)
+        return snprintf(why, len, "vta_assoc=%u must divide vta_entries=%u", o->assoc, o->entries);
+    return 0;
+}
 
-#define OPT(f) offsetof(struct ccws_opts, f)
-
-static const struct key keys[] = {
-    {"vta_entries", OPT(entries), 1, 1u << 16, NULL},
-    {"vta_assoc", OPT(assoc), 1, 1u << 16, NULL},
-    {"vta_repl", OPT(repl), 0, 0, repl_words},
-    {"k_throttle", OPT(k), 0, UINT32_MAX, NULL},
-    {"base", OPT(base), 1, 1u << 20, NULL},
-    {"decay_period", OPT(decay_period), 1, UINT32_MAX, NULL},
-    {"boundary", OPT(boundary), 0, 0, boundary_words},
-    {"tie", OPT(tie), 0, 0, tie_words},
-    {"reclamp", OPT(reclamp), 0, 1, NULL},
-    {"reset", OPT(reset), 0, 0, reset_words},
-    {"decay", OPT(decay), 0, 0, decay_words},
-    {"vta_write", OPT(vta_write), 0, 0, write_words},
-    {"series_cap", OPT(series_cap), 0, 1u << 24, NULL},
-};
-
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+static const struct pol_argspec ccws_spec = POL_ARGSPEC_KEYS(struct ccws_opts, keys, check_opts);
 
 struct ccws_warp {
     bool occupied;  /* a warp is in the slot */
@@ -166,125 +148,6 @@ struct ccws {
     bool series_oom;                      /* or memory ran out */
 };
 
-/* ------------------------------------------------------------------ options */
-
-static int bad_args(const char *args, struct ps_err *err, const char *why, size_t len,
-                    const char *what)
-{
-    return ps_err_set(err, PS_EINVAL, "bad warp scheduler arguments 'ccws:%s': %s '%.*s'", args,
-                      why, (int)len, what);
-}
-
-static int unknown_key(const char *args, const char *k, size_t klen, struct ps_err *err)
-{
-    char known[256];
-    size_t used = 0;
-
-    known[0] = '\0';
-    for (size_t i = 0; i < NKEYS && used < sizeof(known); i++) {
-        int n = snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
-
-        if (n > 0)
-            used += (size_t)n;
-    }
-    return ps_err_set(err, PS_EINVAL,
-                      "bad warp scheduler arguments 'ccws:%s': unknown option '%.*s' (known: %s)",
-                      args, (int)klen, k, known);
-}
-
-/* Reads val[0..len) as the key's value into *out; false when it is not one. */
-static bool parse_value(const struct key *k, const char *val, size_t len, uint32_t *out)
-{
-    uint64_t x = 0;
-
-    if (k->words) {
-        for (uint32_t i = 0; k->words[i]; i++)
-            if (strlen(k->words[i]) == len && memcmp(k->words[i], val, len) == 0) {
-                *out = i;
-                return true;
-            }
-        return false;
-    }
-    if (!len || len > 10)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        if (val[i] < '0' || val[i] > '9')
-            return false;
-        x = x * 10 + (uint64_t)(val[i] - '0');
-    }
-    if (x < k->min || x > k->max)
-        return false;
-    *out = (uint32_t)x;
-    return true;
-}
-
-static int bad_value(const char *args, const struct key *k, const char *item, size_t len,
-                     struct ps_err *err)
-{
-    char want[96];
-    size_t used = 0;
-
-    want[0] = '\0';
-    for (uint32_t i = 0; k->words && k->words[i] && used < sizeof(want); i++) {
-        int n = snprintf(want + used, sizeof(want) - used, "%s%s", i ? "|" : "", k->words[i]);
-
-        if (n > 0)
-            used += (size_t)n;
-    }
-    if (!k->words)
-        snprintf(want, sizeof(want), "a whole number from %u to %u", k->min, k->max);
-    return ps_err_set(err, PS_EINVAL,
-                      "bad warp scheduler arguments 'ccws:%s': bad value in '%.*s' (expected %s)",
-                      args, (int)len, item, want);
-}
-
-/* One "key=value" of len bytes at item. */
-static int parse_item(struct ccws_opts *o, const char *args, const char *item, size_t len,
-                      struct ps_err *err)
-{
-    const char *eq = memchr(item, '=', len);
-    size_t klen;
-
-    if (!eq)
-        return bad_args(args, err, "expected key=value, got", len, item);
-    klen = (size_t)(eq - item);
-    for (size_t i = 0; i < NKEYS; i++) {
-        const struct key *k = &keys[i];
-
-        if (strlen(k->name) != klen || memcmp(k->name, item, klen) != 0)
-            continue;
-        if (!parse_value(k, eq + 1, len - klen - 1, (uint32_t *)((char *)o + k->off)))
-            return bad_value(args, k, item, len, err);
-        return 0;
-    }
-    return unknown_key(args, item, klen, err);
-}
-
-static int parse_opts(struct ccws_opts *o, const char *args, struct ps_err *err)
-{
-    const char *p;
-
-    args = args ? args : "";
-    p = args;
-    *o = defaults;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-        if (parse_item(o, args, p, len, err) < 0)
-            return PS_EINVAL;
-        p += len + (comma ? 1 : 0);
-        if (comma && !*p)
-            return bad_args(args, err, "expected key=value after", 1, ",");
-    }
-    if (o->entries % o->assoc)
-        return ps_err_set(
-            err, PS_EINVAL,
-            "bad warp scheduler arguments 'ccws:%s': vta_assoc=%u must divide vta_entries=%u", args,
-            o->assoc, o->entries);
-    return 0;
-}
-
 /* ---------------------------------------------------------------- lifecycle */
 
 static void ccws_destroy(void *st)
@@ -303,11 +166,9 @@ static void ccws_destroy(void *st)
 
 static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    struct ccws_opts o;
+    const struct ccws_opts o = *(const struct ccws_opts *)p->cfg;
     struct ccws *s;
 
-    if (parse_opts(&o, p->args, err) < 0)
-        return NULL;
     if (!p->max_warps) {
         ps_err_set(err, PS_EINVAL, "warp scheduler ccws needs the SM's warp slot count");
         return NULL;
@@ -680,14 +541,7 @@ uint32_t pol_ws_ccws_score(const void *st, uint32_t slot)
 static void dump_opts(const struct ccws *s, FILE *f)
 {
     fputs("# ccws", f);
-    for (size_t i = 0; i < NKEYS; i++) {
-        uint32_t v = *(const uint32_t *)((const char *)&s->o + keys[i].off);
-
-        if (keys[i].words)
-            fprintf(f, " %s=%s", keys[i].name, keys[i].words[v]);
-        else
-            fprintf(f, " %s=%" PRIu32, keys[i].name, v);
-    }
+    pol_args_write(&ccws_spec, &s->o, f);
     fputc('\n', f);
 }
 
@@ -743,6 +597,7 @@ static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
 
 const struct pol_warp_sched_ops pol_ws_ccws = {
     .name = "ccws",
+    .argspec = &ccws_spec,
     .create = ccws_create,
     .destroy = ccws_destroy,
     .order = ccws_order,

@@ -18,6 +18,7 @@
 #include "isa/devmem.h"
 #include "isa/opcode.h"
 #include "memsys/coalesce.h"
+#include "policies/create.h"
 #include "policies/util.h"
 #include "timing/l1d_trace.h"
 #include "timing/line_stats.h"
@@ -303,9 +304,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         if (s->nunits[u] > 8)
             s->nunits[u] = 8;
     for (uint32_t i = 0; i < p->nsched; i++) {
-        struct pol_warp_sched_params wp = {i, p->nsched, p->max_warps, id, env->ws_args};
+        struct pol_warp_sched_params wp = {i, p->nsched, p->max_warps, id, env->ws_args, NULL};
 
-        s->sched[i] = env->ws->create(&wp, err);
+        s->sched[i] = pol_warp_sched_create(env->ws, &wp, err);
         if (!s->sched[i])
             goto fail;
     }
