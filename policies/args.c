@@ -19,6 +19,7 @@ struct ctx {
     const char *option, *name, *text;
     void *cfg;
     struct ps_err *err;
+    const char *form; /* positional: "swl:N", added to a bad value's message */
 };
 
 #if defined(__GNUC__)
@@ -33,6 +34,14 @@ static int fail(const struct ctx *c, const char *fmt, ...)
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
     return ps_err_set(c->err, PS_EINVAL, "%s %s: %s", c->option, c->name, what);
+}
+
+/* A field's value is wrong: its own message, plus the whole form in positional forms. */
+static int fail_value(const struct ctx *c, const char *what)
+{
+    if (c->form)
+        return fail(c, "%s in %s", what, c->form);
+    return fail(c, "%s", what);
 }
 
 static bool same(const char *s, size_t len, const char *w)
@@ -97,25 +106,33 @@ static bool fraction(const char *s, size_t len, double *out)
 
 static int bad_value(const struct ctx *c, const struct pol_arg *a, const char *v, size_t len)
 {
+    char what[300];
+
     switch (a->type) {
     case POL_ARG_UINT:
         if (a->words)
-            return fail(c, "%s=%.*s: expected %s or a whole number from %u to %u", a->key, (int)len,
-                        v, a->words, a->min, a->max);
-        return fail(c, "%s=%.*s: expected a whole number from %u to %u", a->key, (int)len, v,
-                    a->min, a->max);
+            snprintf(what, sizeof(what), "%s=%.*s: expected %s or a whole number from %u to %u",
+                     a->key, (int)len, v, a->words, a->min, a->max);
+        else
+            snprintf(what, sizeof(what), "%s=%.*s: expected a whole number from %u to %u", a->key,
+                     (int)len, v, a->min, a->max);
+        break;
     case POL_ARG_WORD:
-        return fail(c, "%s=%.*s: expected one of %s", a->key, (int)len, v, a->words);
+        snprintf(what, sizeof(what), "%s=%.*s: expected one of %s", a->key, (int)len, v, a->words);
+        break;
     case POL_ARG_FRAC:
-        return fail(c, "%s=%.*s: expected a number from %g to %g", a->key, (int)len, v, a->dmin,
-                    a->dmax);
+        snprintf(what, sizeof(what), "%s=%.*s: expected a number from %g to %g", a->key, (int)len,
+                 v, a->dmin, a->dmax);
+        break;
     case POL_ARG_TEXT:
-        return fail(c, "%s=%.*s: expected a text of 1 to %d characters", a->key, (int)len, v,
-                    POL_ARG_TEXT_MAX - 1);
+        snprintf(what, sizeof(what), "%s=%.*s: expected a text of 1 to %d characters", a->key,
+                 (int)len, v, POL_ARG_TEXT_MAX - 1);
+        break;
     case POL_ARG_GONE:
+        snprintf(what, sizeof(what), "%s: %s", a->key, a->help);
         break;
     }
-    return fail(c, "%s: %s", a->key, a->help);
+    return fail_value(c, what);
 }
 
 /* Stores v[0..len) as argument a's value; 0 or PS_EINVAL with the message. */
@@ -173,7 +190,8 @@ void pol_args_defaults(const struct pol_argspec *spec, void *cfg)
     }
 }
 
-static int unknown_key(const struct ctx *c, const char *k, size_t len)
+/* k[0..len) names no key; eq: it was followed by '='. */
+static int unknown_key(const struct ctx *c, const char *k, size_t len, bool eq)
 {
     char known[300];
     size_t used = 0;
@@ -189,6 +207,8 @@ static int unknown_key(const struct ctx *c, const char *k, size_t len)
         if (n > 0)
             used += (size_t)n;
     }
+    if (!eq)
+        return fail(c, "'%.*s': expected key=value (keys: %s)", (int)len, k, known);
     return fail(c, "unknown key '%.*s' (known: %s)", (int)len, k, known);
 }
 
@@ -203,7 +223,7 @@ static int pair(const struct ctx *c, const char *p, size_t len, bool *given)
         if (same(p, klen, c->spec->args[i].key))
             break;
     if (i == c->spec->nargs)
-        return unknown_key(c, p, klen);
+        return unknown_key(c, p, klen, eq != NULL);
     if (c->spec->args[i].type == POL_ARG_GONE)
         return fail(c, "%.*s: %s", (int)klen, p, c->spec->args[i].help);
     if (!eq)
@@ -243,7 +263,7 @@ static int parse_pairs(const struct ctx *c)
             return rc;
         p += len;
         if (*p && !*++p)
-            return fail(c, "'%s' ends with '%c'", c->text, p[-1]);
+            return fail(c, "'%s': empty field after the last '%c'", c->text, p[-1]);
     }
     return 0;
 }
@@ -269,8 +289,11 @@ static int parse_fields(const struct ctx *c)
     const char *p = c->text;
     uint32_t n = 0;
     char want[160];
+    struct ctx cf = *c;
 
     form(c, want, sizeof(want));
+    cf.form = want;
+    c = &cf;
     while (*p) {
         size_t len = strcspn(p, ":");
         int rc;
@@ -294,7 +317,7 @@ static int parse_fields(const struct ctx *c)
 int pol_args_parse(const struct pol_argspec *spec, const char *option, const char *name,
                    const char *text, void *cfg, struct ps_err *err)
 {
-    struct ctx c = {spec, option, name, text ? text : "", cfg, err};
+    struct ctx c = {spec, option, name, text ? text : "", cfg, err, NULL};
     char why[300];
     int rc;
 

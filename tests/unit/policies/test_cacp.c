@@ -51,7 +51,7 @@ static void *try_create(const char *args, uint32_t assoc, uint64_t *counters, st
     p.counters = counters;
     p.critical = critical;
     ps_err_clear(err);
-    return pol_l1d_cacp.create(&p, err);
+    return pol_l1d_create(&pol_l1d_cacp, &p, err);
 }
 
 static void mk(struct inst *in, const char *args)
@@ -298,7 +298,7 @@ static void test_cacp_no_predictor(void **state)
     pol_l1d_cacp.destroy(in.st);
 
     p.counters = counters;
-    st = pol_l1d_cacp.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_cacp, &p, &err);
     assert_non_null(st);
     pol_l1d_cacp.on_insert(st, &hit, 0, 8, 0);
     pol_l1d_cacp.on_hit(st, &hit, 0, 8, 1);
@@ -310,7 +310,7 @@ static void *last_state;
 
 static void *capture_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    return last_state = pol_l1d_cacp.create(p, err);
+    return last_state = pol_l1d_create(&pol_l1d_cacp, p, err);
 }
 
 static enum mem_cache_result read_now(struct mem_cache *c, uint32_t pc, uint64_t line,

@@ -58,7 +58,7 @@ static void *try_create(const char *spec, struct ps_err *err)
     struct pol_warp_sched_params p = {.nsched = 1, .max_warps = MAXW, .args = args};
 
     assert_non_null(ops);
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 /* n warps in slots 0..n-1: CTA i / per_cta, warp i % per_cta of grid 1. */

@@ -39,7 +39,7 @@ static void *try_create(const char *spec, uint32_t max_warps, struct ps_err *err
     struct pol_warp_sched_params p = {.nsched = 1, .max_warps = max_warps, .args = args};
 
     assert_non_null(ops);
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 /* A scheduler of spec over n warps in slots 0..n-1 (older in lower slots), all launched. */
@@ -183,17 +183,17 @@ static void test_ccws_args(void **state)
             fail_msg("%s: %s", good[i], err.msg);
         pol_warp_sched_find("ccws", NULL, &err)->destroy(st);
     }
-    expect_bad("ccws:vta_size=16", "unknown option 'vta_size' (known: vta_entries, vta_assoc");
-    expect_bad("ccws:k_throttle", "expected key=value");
-    expect_bad("ccws:k_throttle=", "bad value in 'k_throttle='");
-    expect_bad("ccws:k_throttle=x8", "bad value");
-    expect_bad("ccws:vta_entries=0",
-               "bad value in 'vta_entries=0' (expected a whole number from 1 to 65536)");
-    expect_bad("ccws:vta_repl=random", "bad value in 'vta_repl=random' (expected fifo|lru)");
-    expect_bad("ccws:reclamp=2", "bad value");
-    expect_bad("ccws:decay=warp", "bad value in 'decay=warp' (expected cycle|inst)");
-    expect_bad("ccws:vta_write=evict", "(expected invalidate|keep)");
-    expect_bad("ccws:k_throttle=8,", "expected key=value after");
+    expect_bad("ccws:vta_size=16", "unknown key 'vta_size' (known: vta_entries, vta_assoc");
+    expect_bad("ccws:k_throttle", "'k_throttle': expected k_throttle=value");
+    expect_bad("ccws:k_throttle=", "k_throttle=: expected a whole number");
+    expect_bad("ccws:k_throttle=x8", "-gpgpu_scheduler ccws: k_throttle=x8: expected a whole number");
+    expect_bad("ccws:vta_entries=0", "vta_entries=0: expected a whole number from 1 to 65536");
+    expect_bad("ccws:vta_repl=random", "vta_repl=random: expected one of fifo|lru");
+    expect_bad("ccws:reclamp=2", "reclamp=2: expected a whole number from 0 to 1");
+    expect_bad("ccws:decay=warp", "decay=warp: expected one of cycle|inst");
+    expect_bad("ccws:vta_write=evict", "expected one of invalidate|keep");
+    expect_bad("ccws:k_throttle=8,", "empty field after the last ','");
+    expect_bad("ccws:k_throttle=8,k_throttle=9", "k_throttle given twice");
     expect_bad("ccws:vta_entries=16,vta_assoc=3", "vta_assoc=3 must divide vta_entries=16");
     ps_err_clear(&err);
     assert_null(try_create("ccws", 0, &err));

@@ -37,7 +37,7 @@ static void *try_create(const char *args, uint64_t *counters, struct ps_err *err
     p.args = args;
     p.counters = counters;
     ps_err_clear(err);
-    return pol_l1d_ctrlc.create(&p, err);
+    return pol_l1d_create(&pol_l1d_ctrlc, &p, err);
 }
 
 static void mk(struct inst *in, const char *args)
@@ -238,7 +238,7 @@ static void *last_state;
 
 static void *capture_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    return last_state = pol_l1d_ctrlc.create(p, err);
+    return last_state = pol_l1d_create(&pol_l1d_ctrlc, p, err);
 }
 
 static struct mem_cache *mk_cache(const struct pol_l1d_ops *pol, const char *args)

@@ -40,7 +40,7 @@ static struct dyn try_make(const char *spec, uint32_t nsm, struct ps_err *err)
     d.ops = pol_cta_sched_find(spec, &args, err);
     assert_non_null(d.ops);
     p.args = args;
-    d.st = d.ops->create(&p, err);
+    d.st = pol_cta_sched_create(d.ops, &p, err);
     return d;
 }
 
@@ -572,24 +572,23 @@ static void test_dyncta_bad_args(void **state)
     (void)state;
     expect_bad("dyncta:t_idel=4", "unknown key 't_idel'");
     expect_bad("dyncta:period=4096", "-ptxsim_sample_period");
-    expect_bad("dyncta:4", "'4' is not key=value");
-    expect_bad("dyncta:t_idle", "'t_idle' is not key=value");
-    expect_bad("dyncta:t_idle=", "bad value '' for t_idle");
-    expect_bad("dyncta:t_idle=-1", "bad value '-1' for t_idle");
-    expect_bad("dyncta:t_idle=1x", "bad value '1x' for t_idle");
-    expect_bad("dyncta:t_mem_h=4294967296", "bad value '4294967296' for t_mem_h");
+    expect_bad("dyncta:4", "-ptxsim_cta_scheduler dyncta: '4': expected key=value (keys: t_idle,");
+    expect_bad("dyncta:t_idle", "'t_idle': expected t_idle=value");
+    expect_bad("dyncta:t_idle=", "t_idle=: expected a whole number from 0 to 4294967295");
+    expect_bad("dyncta:t_idle=-1", "t_idle=-1: expected a whole number");
+    expect_bad("dyncta:t_idle=1x", "t_idle=1x: expected a whole number");
+    expect_bad("dyncta:t_mem_h=4294967296", "t_mem_h=4294967296: expected a whole number");
     expect_bad("dyncta:t_idle=4,t_idle=5", "t_idle given twice");
     expect_bad("dyncta:t_idle=4,", "empty field");
     expect_bad("dyncta:,t_idle=4", "empty field");
     expect_bad("dyncta:t_idle=4,,t_mem_l=5", "empty field");
     expect_bad("dyncta:t_mem_l=400", "t_mem_l=400 is above t_mem_h=384");
-    expect_bad("dyncta:n_min=0", "bad value '0' for n_min");
+    expect_bad("dyncta:n_min=0", "n_min=0: expected a whole number from 1 to 4294967295");
     expect_bad("dyncta:n_min=4,n_max=3", "n_min=4 is above n_max=3");
-    expect_bad("dyncta:init=0", "bad value '0' for init");
-    expect_bad("dyncta:init=quarter", "bad value 'quarter' for init");
-    expect_bad("dyncta:trace=2", "bad value '2' for trace");
-    expect_bad("dyncta:x=1", "expected dyncta or dyncta:key=value"); /* names the form */
-    expect_bad("dyncta:x=1", "'dyncta:x=1'");
+    expect_bad("dyncta:init=0", "init=0: expected half|max or a whole number from 1 to 4294967294");
+    expect_bad("dyncta:init=quarter", "init=quarter: expected half|max or a whole number");
+    expect_bad("dyncta:trace=2", "trace=2: expected a whole number from 0 to 1");
+    expect_bad("dyncta:x=1", "unknown key 'x' (known: t_idle, t_mem_l, t_mem_h, init, n_min, n_max, trace)"); /* names the keys */
 }
 
 static void test_dyncta_registry(void **state)

@@ -40,7 +40,7 @@ static void *try_create(const char *spec, struct ps_err *err)
     ops = pol_warp_sched_find(spec, &args, err);
     assert_non_null(ops);
     p.args = args;
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 /* n warps in slots 0..n-1, ages 100 + slot, all ready, launched at cycle `now`. */

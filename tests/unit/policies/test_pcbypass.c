@@ -32,7 +32,7 @@ static void *try_create(const char *args, uint64_t *counters, struct ps_err *err
     p.args = args;
     p.counters = counters;
     ps_err_clear(err);
-    return pol_l1d_pcbypass.create(&p, err);
+    return pol_l1d_create(&pol_l1d_pcbypass, &p, err);
 }
 
 static void *mk(const char *args, uint64_t *counters)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "memsys/cache.h"
+#include "policies/create.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 
@@ -48,7 +49,7 @@ static void open_set(struct set *s, const char *args, uint32_t nsets, uint32_t s
     s->ops = &pol_l1d_rrip;
     s->set = set;
     ps_err_clear(&err);
-    s->st = s->ops->create(&p, &err);
+    s->st = pol_l1d_create(s->ops, &p, &err);
     if (!s->st)
         fail_msg("%s", err.msg);
 }
@@ -188,7 +189,7 @@ static void test_rrip_drrip_dueling(void **state)
                                 .nsms = 1,
                                 .args = "mode=drrip,leaders=4,psel_bits=2"};
     struct ps_err err;
-    void *shared = pol_l1d_rrip.shared_create(&sp, &err);
+    void *shared = pol_l1d_shared_create(&pol_l1d_rrip, &sp, &err);
     struct set follow, lead_s, lead_b;
 
     (void)state;
@@ -261,7 +262,7 @@ static void expect_bad(const char *args, const char *words)
     void *st;
 
     ps_err_clear(&err);
-    st = pol_l1d_rrip.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_rrip, &p, &err);
     if (st)
         pol_l1d_rrip.destroy(st);
     assert_null(st);
@@ -274,10 +275,10 @@ static void test_rrip_bad_args(void **state)
 {
     (void)state;
     expect_bad("insert=4", "insert=4 is above the largest RRPV 3");
-    expect_bad("bits=9", "bits='9' is not a number from 1 to 8");
-    expect_bad("mode=lru", "mode='lru' is not one of srrip, brrip, drrip");
-    expect_bad("eps=0", "eps='0'");
-    expect_bad("rrpv=2", "unknown argument 'rrpv=2'");
+    expect_bad("bits=9", "bits=9: expected a whole number from 1 to 8");
+    expect_bad("mode=lru", "mode=lru: expected one of srrip|brrip|drrip");
+    expect_bad("eps=0", "eps=0: expected a whole number from 1 to 1024");
+    expect_bad("rrpv=2", "unknown key 'rrpv'");
 }
 
 int main(void)
