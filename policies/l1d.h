@@ -48,6 +48,14 @@ struct pol_l1d_params {
      * ops->counter_names in the stats output). The policy increments them.
      */
     uint64_t *counters;
+    /*
+     * The policy's per-line state: nsets * assoc records of
+     * ops->line_state_bytes zeroed bytes each, line (set, way) at record
+     * set * assoc + way, kept by the cache for the cache's lifetime (NULL
+     * when the table asks for none, or outside a cache: see
+     * pol_l1d_line_state in policies/l1d_util.h). Only the policy writes it.
+     */
+    void *line_state;
 };
 
 /* Why a read could not allocate or merge (on_stall). */
@@ -70,6 +78,7 @@ struct pol_line_view {
     uint16_t warp;        /* warp slot that allocated it */
     uint32_t pc;          /* instruction that allocated it */
     uint32_t hits;        /* hits since the allocation (saturating) */
+    const void *state;    /* the policy's per-line state of this line (NULL: none) */
 };
 
 struct pol_argspec;
@@ -77,6 +86,8 @@ struct pol_argspec;
 struct pol_l1d_ops {
     const char *name;
     const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
+    /* Bytes of per-line state the cache keeps for the policy (params.line_state); 0 = none. */
+    uint32_t line_state_bytes;
     /*
      * Optional GPU-wide state shared by the SMs' instances (set dueling),
      * made once per GPU before any create (p->sm is UINT32_MAX, counters

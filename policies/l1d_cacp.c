@@ -25,6 +25,7 @@
 #include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_util.h"
 
 /* zero_reuse: dead lines evicted, each a SHiP decrement (Algorithm 9). */
 enum { CT_CINS, CT_NCINS, CT_CHITS, CT_NCHITS, CT_CCBP_DEC, CT_ZERO, CT_EVICTIONS, CT_NOPRED };
@@ -72,6 +73,7 @@ struct cacp {
     void *critical_ctx;
     uint8_t *ccbp, *ship;
     struct pol_cacp_line *lines;
+    void *own_lines; /* lines, when no cache gave them */
     bool cur_critical; /* partition of the request on_miss saw last (see l1d.h, victim) */
 };
 
@@ -97,14 +99,13 @@ static void cacp_destroy(void *st)
         return;
     free(s->ccbp);
     free(s->ship);
-    free(s->lines);
+    free(s->own_lines);
     free(s);
 }
 
 static void *cacp_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
     struct cacp *s = calloc(1, sizeof(*s));
-    size_t nlines = (size_t)p->nsets * p->assoc;
 
     if (!s)
         goto oom;
@@ -124,7 +125,7 @@ static void *cacp_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->critical_ctx = p->critical_ctx;
     s->ccbp = malloc((size_t)s->mask + 1);
     s->ship = malloc((size_t)s->mask + 1);
-    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
     if (!s->ccbp || !s->ship || !s->lines)
         goto oom;
     memset(s->ccbp, (int)s->cfg.ccbp_init, (size_t)s->mask + 1);
@@ -330,6 +331,7 @@ uint32_t pol_l1d_cacp_cways(const void *st)
 
 const struct pol_l1d_ops pol_l1d_cacp = {
     .name = "cacp",
+    .line_state_bytes = sizeof(struct pol_cacp_line),
     .argspec = &cacp_spec,
     .create = cacp_create,
     .destroy = cacp_destroy,

@@ -58,6 +58,7 @@ struct ctrlc {
     uint64_t *counters;
     struct pol_ctrlc_entry *tab;
     struct ctrlc_line *lines;
+    void *own_lines; /* lines, when no cache gave them */
     struct ctrlc_row *rows;
     uint32_t nrows;
     uint64_t rows_dropped;
@@ -99,7 +100,7 @@ static void ctrlc_destroy(void *st)
     if (!s)
         return;
     free(s->tab);
-    free(s->lines);
+    free(s->own_lines);
     free(s->rows);
     free(s);
 }
@@ -107,7 +108,6 @@ static void ctrlc_destroy(void *st)
 static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
     struct ctrlc *s = calloc(1, sizeof(*s));
-    size_t nlines = (size_t)p->nsets * p->assoc;
 
     if (!s)
         goto oom;
@@ -120,7 +120,7 @@ static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
     /* Per-SM streams, so that SMs do not draw the same sequence (mode=rand only). */
     s->rng = ((uint64_t)s->cfg.seed << 32 | (p->sm + 1u)) * 0x9E3779B97F4A7C15ull | 1;
     s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
-    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
     s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
     if (!s->tab || !s->lines || !s->rows)
         goto oom;
@@ -340,6 +340,7 @@ uint32_t pol_l1d_ctrlc_storage_bytes(const void *st)
 
 const struct pol_l1d_ops pol_l1d_ctrlc = {
     .name = "ctrlc",
+    .line_state_bytes = sizeof(struct ctrlc_line),
     .argspec = &ctrlc_spec,
     .create = ctrlc_create,
     .destroy = ctrlc_destroy,

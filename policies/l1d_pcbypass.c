@@ -76,6 +76,7 @@ struct pcbypass {
     uint64_t *counters;
     struct pol_pcb_entry *tab;
     struct pcb_line *lines;
+    void *own_lines; /* lines, when no cache gave them */
     struct pcb_row *rows;
     uint32_t nrows;
     uint64_t rows_dropped;
@@ -88,7 +89,7 @@ static void pcb_destroy(void *st)
     if (!s)
         return;
     free(s->tab);
-    free(s->lines);
+    free(s->own_lines);
     free(s->rows);
     free(s);
 }
@@ -96,7 +97,6 @@ static void pcb_destroy(void *st)
 static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
     struct pcbypass *s = calloc(1, sizeof(*s));
-    size_t nlines = (size_t)p->nsets * p->assoc;
 
     if (!s)
         goto oom;
@@ -106,7 +106,7 @@ static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->max = (1u << s->cfg.bits) - 1;
     s->counters = p->counters;
     s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
-    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
     s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
     if (!s->tab || !s->lines || !s->rows)
         goto oom;
@@ -245,6 +245,7 @@ void pol_l1d_pcbypass_entry(const void *st, uint32_t pc, struct pol_pcb_entry *o
 
 const struct pol_l1d_ops pol_l1d_pcbypass = {
     .name = "pcbypass",
+    .line_state_bytes = sizeof(struct pcb_line),
     .argspec = &pcb_spec,
     .create = pcb_create,
     .destroy = pcb_destroy,

@@ -34,6 +34,7 @@
 #include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_util.h"
 
 enum rrip_mode { M_SRRIP, M_BRRIP, M_DRRIP };
 enum set_role { R_FOLLOW, R_SRRIP, R_BRRIP };
@@ -61,7 +62,8 @@ struct rrip_psel {
 struct rrip {
     struct rrip_cfg cfg;
     uint32_t nsets, assoc, max;
-    uint8_t *rrpv;        /* [set * assoc + way] */
+    uint8_t *rrpv;        /* [set * assoc + way]: the line state the cache keeps */
+    void *own_rrpv;       /* rrpv, when no cache gave it */
     uint8_t *role;        /* [set] enum set_role */
     uint32_t nins;        /* brrip insertions so far (the 1-in-eps count) */
     struct rrip_psel own; /* used when no shared PSEL came */
@@ -147,13 +149,12 @@ static void assign_roles(struct rrip *s, const struct pol_l1d_params *p)
 
 static void *rrip_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    size_t n = (size_t)p->nsets * p->assoc;
     struct rrip *s = calloc(1, sizeof(*s));
 
     if (!s)
         goto out_nomem;
     s->cfg = *(const struct rrip_cfg *)p->cfg;
-    s->rrpv = calloc(n ? n : 1, 1);
+    s->rrpv = pol_l1d_line_state(p, 1, &s->own_rrpv);
     s->role = calloc(p->nsets ? p->nsets : 1, 1);
     if (!s->rrpv || !s->role)
         goto out_nomem;
@@ -171,7 +172,7 @@ static void *rrip_create(const struct pol_l1d_params *p, struct ps_err *err)
 out_nomem:
     ps_err_set(err, PS_ENOMEM, "l1d policy rrip: out of memory");
     if (s) {
-        free(s->rrpv);
+        free(s->own_rrpv);
         free(s->role);
     }
     free(s);
@@ -184,7 +185,7 @@ static void rrip_destroy(void *st)
 
     if (!s)
         return;
-    free(s->rrpv);
+    free(s->own_rrpv);
     free(s->role);
     free(s);
 }
@@ -300,6 +301,7 @@ static void rrip_on_evict(void *st, const struct pol_line_view *line, uint32_t s
 
 const struct pol_l1d_ops pol_l1d_rrip = {
     .name = "rrip",
+    .line_state_bytes = 1,
     .argspec = &rrip_spec,
     .shared_create = rrip_shared_create,
     .shared_destroy = rrip_shared_destroy,
