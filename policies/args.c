@@ -25,7 +25,8 @@ struct ctx {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static int fail(const struct ctx *c, const char *fmt, ...)
+static int
+fail(const struct ctx *c, const char *fmt, ...)
 {
     char what[400];
     va_list ap;

@@ -44,9 +44,9 @@ struct pol_arg {
     uint32_t def;      /* UINT: the default; WORD: the default word's index */
     uint32_t min, max; /* UINT bounds */
     double ddef, dmin, dmax;
-    const char *words;          /* "fifo|lru": WORD's values, or UINT's named values */
-    const uint32_t *word_vals;  /* UINT: the number each of `words` stands for */
-    const char *help;           /* one line: what the argument means */
+    const char *words;         /* "fifo|lru": WORD's values, or UINT's named values */
+    const uint32_t *word_vals; /* UINT: the number each of `words` stands for */
+    const char *help;          /* one line: what the argument means */
 };
 
 /* One policy's arguments. */
@@ -66,25 +66,39 @@ struct pol_argspec {
 
 /* Table lines: POL_KEY_<TYPE>("key", config struct, field, default, ...). */
 #define POL_KEY_UINT(key_, cfg_t, field, d, lo, hi, help_)                                         \
-    {.key = key_, .type = POL_ARG_UINT, .off = offsetof(cfg_t, field), .def = d, .min = lo,         \
-     .max = hi, .help = help_}
+    {                                                                                              \
+        .key = key_, .type = POL_ARG_UINT, .off = offsetof(cfg_t, field), .def = d, .min = lo,     \
+        .max = hi, .help = help_                                                                   \
+    }
 #define POL_KEY_WORD(key_, cfg_t, field, d, words_, help_)                                         \
-    {.key = key_, .type = POL_ARG_WORD, .off = offsetof(cfg_t, field), .def = d, .words = words_,   \
-     .help = help_}
+    {                                                                                              \
+        .key = key_, .type = POL_ARG_WORD, .off = offsetof(cfg_t, field), .def = d,                \
+        .words = words_, .help = help_                                                             \
+    }
 #define POL_KEY_FRAC(key_, cfg_t, field, d, lo, hi, help_)                                         \
-    {.key = key_, .type = POL_ARG_FRAC, .off = offsetof(cfg_t, field), .ddef = d, .dmin = lo,      \
-     .dmax = hi, .help = help_}
+    {                                                                                              \
+        .key = key_, .type = POL_ARG_FRAC, .off = offsetof(cfg_t, field), .ddef = d, .dmin = lo,   \
+        .dmax = hi, .help = help_                                                                  \
+    }
 #define POL_KEY_TEXT(key_, cfg_t, field, help_)                                                    \
-    {.key = key_, .type = POL_ARG_TEXT, .off = offsetof(cfg_t, field), .help = help_}
-#define POL_KEY_GONE(key_, why)                                                                   \
-    {.key = key_, .type = POL_ARG_GONE, .help = why}
+    {                                                                                              \
+        .key = key_, .type = POL_ARG_TEXT, .off = offsetof(cfg_t, field), .help = help_            \
+    }
+#define POL_KEY_GONE(key_, why)                                                                    \
+    {                                                                                              \
+        .key = key_, .type = POL_ARG_GONE, .help = why                                             \
+    }
 
 #define POL_ARGSPEC_KEYS(cfg_type, table, check_)                                                  \
-    {.args = table, .nargs = sizeof(table) / sizeof((table)[0]), .cfg_size = sizeof(cfg_type),     \
-     .check = check_}
+    {                                                                                              \
+        .args = table, .nargs = sizeof(table) / sizeof((table)[0]), .cfg_size = sizeof(cfg_type),  \
+        .check = check_                                                                            \
+    }
 #define POL_ARGSPEC_POS(cfg_type, table, min, check_)                                              \
-    {.args = table, .nargs = sizeof(table) / sizeof((table)[0]), .cfg_size = sizeof(cfg_type),     \
-     .npos = sizeof(table) / sizeof((table)[0]), .min_pos = min, .check = check_}
+    {                                                                                              \
+        .args = table, .nargs = sizeof(table) / sizeof((table)[0]), .cfg_size = sizeof(cfg_type),  \
+        .npos = sizeof(table) / sizeof((table)[0]), .min_pos = min, .check = check_                \
+    }
 
 /* Writes every argument's default into cfg[0..spec->cfg_size). */
 void pol_args_defaults(const struct pol_argspec *spec, void *cfg);
