@@ -516,8 +516,8 @@ void mem_cache_destroy(struct mem_cache *c)
 {
     if (!c)
         return;
-    if (c->pol && c->pol->destroy && c->pol_st)
-        c->pol->destroy(c->pol_st);
+    if (c->pol && c->pol_st)
+        pol_l1d_destroy(c->pol, c->pol_st);
     mem_cache_free_queues(c);
     free(c->lines);
     free(c->views);

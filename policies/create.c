@@ -16,15 +16,33 @@ static int parse(const struct pol_argspec *spec, const char *option, const char 
     return pol_args_parse(spec, option, name, args, cfg, err);
 }
 
+/* The state block of a table with a state_size (NULL with err set when out of memory). */
+static int state(size_t size, const char *option, const char *name, void **out, struct ps_err *err)
+{
+    *out = size ? calloc(1, size) : NULL;
+    if (size && !*out)
+        return ps_err_set(err, PS_ENOMEM, "%s %s: out of memory", option, name);
+    return 0;
+}
+
+/* After create: a failed create leaves the block to be freed here. */
+static void *made(void *st, void *block)
+{
+    if (!st)
+        free(block);
+    return st;
+}
+
 void *pol_warp_sched_create(const struct pol_warp_sched_ops *ops,
                             const struct pol_warp_sched_params *p, struct ps_err *err)
 {
     struct pol_warp_sched_params q = *p;
     void *cfg, *st = NULL;
 
-    if (!parse(ops->argspec, POL_WARP_SCHED_OPTION, ops->name, p->args, &cfg, err)) {
+    if (!parse(ops->argspec, POL_WARP_SCHED_OPTION, ops->name, p->args, &cfg, err) &&
+        !state(ops->state_size, POL_WARP_SCHED_OPTION, ops->name, &q.state, err)) {
         q.cfg = cfg;
-        st = ops->create(&q, err);
+        st = made(ops->create(&q, err), q.state);
     }
     free(cfg);
     return st;
@@ -36,9 +54,10 @@ void *pol_cta_sched_create(const struct pol_cta_sched_ops *ops,
     struct pol_cta_sched_params q = *p;
     void *cfg, *st = NULL;
 
-    if (!parse(ops->argspec, POL_CTA_SCHED_OPTION, ops->name, p->args, &cfg, err)) {
+    if (!parse(ops->argspec, POL_CTA_SCHED_OPTION, ops->name, p->args, &cfg, err) &&
+        !state(ops->state_size, POL_CTA_SCHED_OPTION, ops->name, &q.state, err)) {
         q.cfg = cfg;
-        st = ops->create(&q, err);
+        st = made(ops->create(&q, err), q.state);
     }
     free(cfg);
     return st;
@@ -47,14 +66,15 @@ void *pol_cta_sched_create(const struct pol_cta_sched_ops *ops,
 /* create or shared_create of an L1D policy over the parsed arguments. */
 static void *l1d_make(const struct pol_l1d_ops *ops, const struct pol_l1d_params *p,
                       void *(*make)(const struct pol_l1d_params *, struct ps_err *),
-                      struct ps_err *err)
+                      size_t state_size, struct ps_err *err)
 {
     struct pol_l1d_params q = *p;
     void *cfg, *st = NULL;
 
-    if (!parse(ops->argspec, POL_L1D_OPTION, ops->name, p->args, &cfg, err)) {
+    if (!parse(ops->argspec, POL_L1D_OPTION, ops->name, p->args, &cfg, err) &&
+        !state(state_size, POL_L1D_OPTION, ops->name, &q.state, err)) {
         q.cfg = cfg;
-        st = make(&q, err);
+        st = made(make(&q, err), q.state);
     }
     free(cfg);
     return st;
@@ -63,11 +83,42 @@ static void *l1d_make(const struct pol_l1d_ops *ops, const struct pol_l1d_params
 void *pol_l1d_create(const struct pol_l1d_ops *ops, const struct pol_l1d_params *p,
                      struct ps_err *err)
 {
-    return l1d_make(ops, p, ops->create, err);
+    return l1d_make(ops, p, ops->create, ops->state_size, err);
 }
 
+/* The shared state is the policy's own (shared_destroy frees it). */
 void *pol_l1d_shared_create(const struct pol_l1d_ops *ops, const struct pol_l1d_params *p,
                             struct ps_err *err)
 {
-    return ops->shared_create ? l1d_make(ops, p, ops->shared_create, err) : NULL;
+    return ops->shared_create ? l1d_make(ops, p, ops->shared_create, 0, err) : NULL;
+}
+
+void pol_warp_sched_destroy(const struct pol_warp_sched_ops *ops, void *st)
+{
+    if (!st)
+        return;
+    if (ops->destroy)
+        ops->destroy(st);
+    if (ops->state_size)
+        free(st);
+}
+
+void pol_cta_sched_destroy(const struct pol_cta_sched_ops *ops, void *st)
+{
+    if (!st)
+        return;
+    if (ops->destroy)
+        ops->destroy(st);
+    if (ops->state_size)
+        free(st);
+}
+
+void pol_l1d_destroy(const struct pol_l1d_ops *ops, void *st)
+{
+    if (!st)
+        return;
+    if (ops->destroy)
+        ops->destroy(st);
+    if (ops->state_size)
+        free(st);
 }

@@ -55,9 +55,15 @@ static const struct pol_arg dyn_args[] = {
     POL_KEY_UINT("t_mem_l", struct dyn_cfg, t_mem_l, 128, 0, UINT32_MAX, "else C_mem below: +1"),
     POL_KEY_UINT("t_mem_h", struct dyn_cfg, t_mem_h, 384, 0, UINT32_MAX,
                  "else C_mem at or above: -1"),
-    {.key = "init", .type = POL_ARG_UINT, .off = offsetof(struct dyn_cfg, init),
-     .def = DYN_INIT_HALF, .min = 1, .max = UINT32_MAX - 1, .words = "half|max",
-     .word_vals = dyn_init_words, .help = "initial n: floor(N/2), N or a count"},
+    {.key = "init",
+     .type = POL_ARG_UINT,
+     .off = offsetof(struct dyn_cfg, init),
+     .def = DYN_INIT_HALF,
+     .min = 1,
+     .max = UINT32_MAX - 1,
+     .words = "half|max",
+     .word_vals = dyn_init_words,
+     .help = "initial n: floor(N/2), N or a count"},
     POL_KEY_UINT("n_min", struct dyn_cfg, n_min, 1, 1, UINT32_MAX, "lower bound of n"),
     POL_KEY_UINT("n_max", struct dyn_cfg, n_max, 0, 0, UINT32_MAX, "upper bound of n; 0 = N"),
     POL_KEY_UINT("trace", struct dyn_cfg, trace, 1, 0, 1, "keep the series of n"),
@@ -93,8 +99,7 @@ static int dyn_check(void *cfg, char *what, size_t len)
         return snprintf(what, len, "t_mem_l=%" PRIu32 " is above t_mem_h=%" PRIu32, c->t_mem_l,
                         c->t_mem_h);
     if (c->n_max && c->n_min > c->n_max)
-        return snprintf(what, len, "n_min=%" PRIu32 " is above n_max=%" PRIu32, c->n_min,
-                        c->n_max);
+        return snprintf(what, len, "n_min=%" PRIu32 " is above n_max=%" PRIu32, c->n_min, c->n_max);
     return 0;
 }
 

@@ -21,10 +21,12 @@ struct static_cfg {
 };
 
 static const struct pol_arg static_args[] = {
-    POL_KEY_UINT("N", struct static_cfg, n, 0, 1, UINT32_MAX, "CTAs per SM (else -ptxsim_cta_limit)"),
+    POL_KEY_UINT("N", struct static_cfg, n, 0, 1, UINT32_MAX,
+                 "CTAs per SM (else -ptxsim_cta_limit)"),
 };
 
-static const struct pol_argspec static_spec = POL_ARGSPEC_POS(struct static_cfg, static_args, 0, NULL);
+static const struct pol_argspec static_spec =
+    POL_ARGSPEC_POS(struct static_cfg, static_args, 0, NULL);
 
 /* N from "static:N" or params->static_limit; 0 with a message when neither gives one. */
 static uint32_t static_n(const struct pol_cta_sched_params *p, struct ps_err *err)
@@ -47,19 +49,10 @@ static void *static_create(const struct pol_cta_sched_params *p, struct ps_err *
 
     if (n == 0)
         return NULL;
-    st = malloc(sizeof(*st));
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler static");
-        return NULL;
-    }
+    st = p->state;
     st->limit = n;
     st->max_ctas = 0;
     return st;
-}
-
-static void static_destroy(void *st)
-{
-    free(st);
 }
 
 static void static_on_kernel(void *st, uint32_t max_ctas)
@@ -83,7 +76,7 @@ const struct pol_cta_sched_ops pol_cta_static = {
     .name = "static",
     .argspec = &static_spec,
     .create = static_create,
-    .destroy = static_destroy,
+    .state_size = sizeof(struct cta_static),
     .on_kernel = static_on_kernel,
     .limit = static_limit,
 };

@@ -9,6 +9,7 @@
 #define PTXSIM_POLICIES_L1D_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,9 +26,9 @@ typedef int (*pol_l1d_critical_fn)(void *ctx, uint32_t warp, uint64_t now);
 
 /* What the SM (or GPU) gives a policy besides the cache's shape. */
 struct pol_l1d_link {
-    uint32_t sm;   /* owning SM, or UINT32_MAX for shared caches */
-    uint32_t nsms; /* SMs of the GPU (set dueling across SMs) */
-    void *shared;  /* GPU-wide state from ops->shared_create, or NULL */
+    uint32_t sm;                  /* owning SM, or UINT32_MAX for shared caches */
+    uint32_t nsms;                /* SMs of the GPU (set dueling across SMs) */
+    void *shared;                 /* GPU-wide state from ops->shared_create, or NULL */
     pol_l1d_critical_fn critical; /* NULL outside an SM */
     void *critical_ctx;
 };
@@ -35,11 +36,12 @@ struct pol_l1d_link {
 /* Shape of the cache a policy instance serves. */
 struct pol_l1d_params {
     uint32_t nsets, assoc, line_bytes;
-    uint32_t sm;       /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
-    uint32_t nsms;     /* SMs of the GPU (0 when unknown) */
-    void *shared;      /* GPU-wide state (ops->shared_create), or NULL */
-    const char *args;  /* text after "name:" in the option value, "" if none */
-    const void *cfg;   /* args parsed by ops->argspec (policies/create.h), during create */
+    uint32_t sm;      /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
+    uint32_t nsms;    /* SMs of the GPU (0 when unknown) */
+    void *shared;     /* GPU-wide state (ops->shared_create), or NULL */
+    const char *args; /* text after "name:" in the option value, "" if none */
+    void *state;      /* ops->state_size zeroed bytes (policies/create.h), or NULL */
+    const void *cfg;  /* args parsed by ops->argspec (policies/create.h), during create */
     pol_l1d_critical_fn critical; /* NULL: no criticality information */
     void *critical_ctx;
     /*
@@ -69,9 +71,9 @@ enum pol_l1d_stall {
 
 /* One line as the policy sees it. */
 struct pol_line_view {
-    uint64_t tag;         /* line address (addr / line_bytes) */
-    bool valid;           /* holds data (some sector valid) */
-    bool reserved;        /* allocated and waiting for its fill: never a victim */
+    uint64_t tag;  /* line address (addr / line_bytes) */
+    bool valid;    /* holds data (some sector valid) */
+    bool reserved; /* allocated and waiting for its fill: never a victim */
     bool dirty;
     uint64_t last_use;    /* cycle of the last hit or the fill */
     uint64_t insert_time; /* cycle of the allocation */
@@ -86,6 +88,12 @@ struct pol_argspec;
 struct pol_l1d_ops {
     const char *name;
     const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
+    /*
+     * Bytes of private state that policies/create.c allocates (zeroed) and
+     * hands create() as params->state, and frees after destroy(); create
+     * returns it. 0: create allocates its state and destroy frees it.
+     */
+    size_t state_size;
     /* Bytes of per-line state the cache keeps for the policy (params.line_state); 0 = none. */
     uint32_t line_state_bytes;
     /*

@@ -63,7 +63,8 @@ static int cacp_check(void *cfg, char *why, size_t len)
     return 0;
 }
 
-static const struct pol_argspec cacp_spec = POL_ARGSPEC_KEYS(struct cacp_cfg, cacp_args, cacp_check);
+static const struct pol_argspec cacp_spec =
+    POL_ARGSPEC_KEYS(struct cacp_cfg, cacp_args, cacp_check);
 
 struct cacp {
     struct cacp_cfg cfg;
@@ -73,7 +74,7 @@ struct cacp {
     void *critical_ctx;
     uint8_t *ccbp, *ship;
     struct pol_cacp_line *lines;
-    void *own_lines; /* lines, when no cache gave them */
+    void *own_lines;   /* lines, when no cache gave them */
     bool cur_critical; /* partition of the request on_miss saw last (see l1d.h, victim) */
 };
 

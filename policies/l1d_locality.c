@@ -145,16 +145,18 @@ static int loc_check(void *cfg, char *why, size_t len)
     return 0;
 }
 
-static const struct pol_argspec loc_spec = POL_ARGSPEC_KEYS(struct loc_args, loc_arg_table, loc_check);
+static const struct pol_argspec loc_spec =
+    POL_ARGSPEC_KEYS(struct loc_args, loc_arg_table, loc_check);
 
 /* The arguments for a cache of `assoc` data ways. */
 static int loc_fit(const struct pol_l1d_params *p, struct loc_args *a, struct ps_err *err)
 {
     *a = *(const struct loc_args *)p->cfg;
     if (a->tag_ways <= p->assoc)
-        return ps_err_set(err, PS_EINVAL,
-                          "-ptxsim_l1d_policy locality: tag_ways=%u must exceed the cache's %u ways",
-                          a->tag_ways, p->assoc);
+        return ps_err_set(
+            err, PS_EINVAL,
+            "-ptxsim_l1d_policy locality: tag_ways=%u must exceed the cache's %u ways", a->tag_ways,
+            p->assoc);
     return 0;
 }
 

@@ -15,33 +15,22 @@ struct lru_state {
     bool fifo; /* order by insert_time instead of last_use */
 };
 
-struct lru_cfg {
-    uint32_t order; /* 0 lru, 1 fifo */
-};
-
 static const struct pol_arg lru_args[] = {
-    POL_KEY_WORD("order", struct lru_cfg, order, 0, "lru|fifo", "the replacement order"),
+    POL_KEY_WORD("order", struct pol_l1d_lru_cfg, order, 0, "lru|fifo", "the replacement order"),
 };
 
-const struct pol_argspec pol_l1d_lru_argspec = POL_ARGSPEC_POS(struct lru_cfg, lru_args, 0, NULL);
+const struct pol_argspec pol_l1d_lru_argspec =
+    POL_ARGSPEC_POS(struct pol_l1d_lru_cfg, lru_args, 0, NULL);
 
 static void *lru_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    const struct lru_cfg *c = p->cfg;
+    const struct pol_l1d_lru_cfg *c = p->cfg;
     struct lru_state *st;
 
-    st = malloc(sizeof(*st));
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "l1d policy lru: out of memory");
-        return NULL;
-    }
+    (void)err; /* create.c made the state; nothing here can fail */
+    st = p->state;
     st->fifo = c->order == 1;
     return st;
-}
-
-static void lru_destroy(void *st)
-{
-    free(st);
 }
 
 static bool lru_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
@@ -68,7 +57,7 @@ const struct pol_l1d_ops pol_l1d_lru = {
     .name = "lru",
     .argspec = &pol_l1d_lru_argspec,
     .create = lru_create,
-    .destroy = lru_destroy,
+    .state_size = sizeof(struct lru_state),
     .on_miss = lru_on_miss,
     .victim = lru_victim,
 };

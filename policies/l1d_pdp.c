@@ -51,8 +51,8 @@ struct pdp {
     uint32_t nsets, assoc, pd;
     struct pdp_line *lines; /* [set * assoc + way] */
     void *own_lines;        /* lines, when no cache gave them */
-    uint32_t aged; /* set whose current miss on_miss has already aged, or NO_SET */
-    uint64_t *ctr; /* params.counters, or NULL */
+    uint32_t aged;          /* set whose current miss on_miss has already aged, or NO_SET */
+    uint64_t *ctr;          /* params.counters, or NULL */
 };
 
 static void count(struct pdp *s, int which)

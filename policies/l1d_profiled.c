@@ -54,7 +54,8 @@ static const struct pol_arg prof_args[] = {
                  "how an SM's and the GPU's counts decide"),
 };
 
-static const struct pol_argspec prof_spec = POL_ARGSPEC_KEYS(struct prof_cfg, prof_args, prof_check);
+static const struct pol_argspec prof_spec =
+    POL_ARGSPEC_KEYS(struct prof_cfg, prof_args, prof_check);
 
 struct prof_shared {
     char file[POL_ARG_TEXT_MAX];

@@ -97,7 +97,8 @@ static int rrip_check(void *cfg, char *why, size_t len)
     return 0;
 }
 
-static const struct pol_argspec rrip_spec = POL_ARGSPEC_KEYS(struct rrip_cfg, rrip_args, rrip_check);
+static const struct pol_argspec rrip_spec =
+    POL_ARGSPEC_KEYS(struct rrip_cfg, rrip_args, rrip_check);
 
 static void *rrip_shared_create(const struct pol_l1d_params *p, struct ps_err *err)
 {

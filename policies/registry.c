@@ -112,7 +112,7 @@ const struct pol_warp_sched_ops *pol_warp_sched_find(const char *spec, const cha
     const struct entry *e = lookup(kind, warp_tab, NELEM(warp_tab), spec, args, err);
     const struct pol_warp_sched_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || !ops->destroy || !ops->order))
+    if (ops && (!ops->create || (!ops->destroy && !ops->state_size) || !ops->order))
         return missing_hook(kind, e->name, err);
     return ops;
 }
@@ -124,7 +124,8 @@ const struct pol_cta_sched_ops *pol_cta_sched_find(const char *spec, const char 
     const struct entry *e = lookup(kind, cta_tab, NELEM(cta_tab), spec, args, err);
     const struct pol_cta_sched_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || !ops->destroy || !ops->on_kernel || !ops->limit))
+    if (ops &&
+        (!ops->create || (!ops->destroy && !ops->state_size) || !ops->on_kernel || !ops->limit))
         return missing_hook(kind, e->name, err);
     return ops;
 }
@@ -135,7 +136,8 @@ const struct pol_l1d_ops *pol_l1d_find(const char *spec, const char **args, stru
     const struct entry *e = lookup(kind, l1d_tab, NELEM(l1d_tab), spec, args, err);
     const struct pol_l1d_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || !ops->destroy || !ops->on_miss || !ops->victim))
+    if (ops &&
+        (!ops->create || (!ops->destroy && !ops->state_size) || !ops->on_miss || !ops->victim))
         return missing_hook(kind, e->name, err);
     return ops;
 }

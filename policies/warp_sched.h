@@ -9,15 +9,16 @@
 #define PTXSIM_POLICIES_WARP_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "common/err.h"
 
 struct pol_warp_view {
-    uint32_t slot;        /* SM-local warp slot */
-    bool valid;           /* a warp that has not finished occupies the slot */
-    bool ready;           /* its next instruction could issue this cycle */
+    uint32_t slot; /* SM-local warp slot */
+    bool valid;    /* a warp that has not finished occupies the slot */
+    bool ready;    /* its next instruction could issue this cycle */
     bool at_barrier;
     bool long_wait;       /* blocked on an outstanding global/local load */
     uint64_t age;         /* launch order: smaller is older (unique per warp on the SM) */
@@ -34,8 +35,8 @@ struct pol_warp_view {
 /* The next instruction of a warp, for may_issue (CCWS throttles loads only). */
 struct pol_instr_view {
     bool is_mem;
-    bool is_load;   /* global or local load (what CCWS may hold back) */
-    uint8_t space;  /* enum isa_space */
+    bool is_load;  /* global or local load (what CCWS may hold back) */
+    uint8_t space; /* enum isa_space */
     uint32_t pc;
 };
 
@@ -66,12 +67,13 @@ enum pol_mem_event {
 };
 
 struct pol_warp_sched_params {
-    uint32_t sched_id;  /* which scheduler of the SM */
+    uint32_t sched_id; /* which scheduler of the SM */
     uint32_t nsched;
     uint32_t max_warps; /* warp slots of the SM */
     uint32_t sm;
-    const char *args;   /* text after "name:" in -gpgpu_scheduler, "" if none */
-    const void *cfg;    /* args parsed by ops->argspec (policies/create.h), during create */
+    const char *args; /* text after "name:" in -gpgpu_scheduler, "" if none */
+    void *state;      /* ops->state_size zeroed bytes (policies/create.h), or NULL */
+    const void *cfg;  /* args parsed by ops->argspec (policies/create.h), during create */
 };
 
 struct pol_argspec;
@@ -79,6 +81,12 @@ struct pol_argspec;
 struct pol_warp_sched_ops {
     const char *name;
     const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
+    /*
+     * Bytes of private state that policies/create.c allocates (zeroed) and
+     * hands create() as params->state, and frees after destroy(); create
+     * returns it. 0: create allocates its state and destroy frees it.
+     */
+    size_t state_size;
     void *(*create)(const struct pol_warp_sched_params *p, struct ps_err *err);
     void (*destroy)(void *st);
     /*

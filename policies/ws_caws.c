@@ -98,7 +98,8 @@ static int caws_check(void *cfg, char *why, size_t len)
     return 0;
 }
 
-static const struct pol_argspec caws_spec = POL_ARGSPEC_KEYS(struct caws_cfg, caws_args, caws_check);
+static const struct pol_argspec caws_spec =
+    POL_ARGSPEC_KEYS(struct caws_cfg, caws_args, caws_check);
 
 /* ------------------------------------------------------------------ profile */
 

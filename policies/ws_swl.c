@@ -40,14 +40,9 @@ struct swl {
     uint64_t greedy_age;
 };
 
-static void *swl_alloc(uint32_t limit, struct ps_err *err)
+/* Sets up the state create.c made. */
+static void *swl_init(struct swl *st, uint32_t limit)
 {
-    struct swl *st = malloc(sizeof(*st));
-
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler swl");
-        return NULL;
-    }
     st->limit = limit;
     st->greedy_slot = POL_UTIL_NO_SLOT;
     st->greedy_age = 0;
@@ -87,11 +82,11 @@ static void *swl_create(const struct pol_warp_sched_params *p, struct ps_err *er
     const uint32_t a[1] = {c->n};
 
     if (p->max_warps && a[0] > p->max_warps) {
-        ps_err_set(err, PS_EINVAL, "-gpgpu_scheduler swl: N=%u exceeds the SM's %u warp slots", a[0],
-                   p->max_warps);
+        ps_err_set(err, PS_EINVAL, "-gpgpu_scheduler swl: N=%u exceeds the SM's %u warp slots",
+                   a[0], p->max_warps);
         return NULL;
     }
-    return swl_alloc(sm_share(p, a[0]), err);
+    return swl_init(p->state, sm_share(p, a[0]));
 }
 
 static void *warp_limiting_create(const struct pol_warp_sched_params *p, struct ps_err *err)
@@ -107,16 +102,12 @@ static void *warp_limiting_create(const struct pol_warp_sched_params *p, struct 
         return NULL;
     }
     if (p->max_warps && a[1] > p->max_warps) {
-        ps_err_set(err, PS_EINVAL, "-gpgpu_scheduler warp_limiting: N=%u exceeds the SM's %u warp slots",
-                   a[1], p->max_warps);
+        ps_err_set(err, PS_EINVAL,
+                   "-gpgpu_scheduler warp_limiting: N=%u exceeds the SM's %u warp slots", a[1],
+                   p->max_warps);
         return NULL;
     }
-    return swl_alloc(a[1], err);
-}
-
-static void swl_destroy(void *st)
-{
-    free(st);
+    return swl_init(p->state, a[1]);
 }
 
 static uint32_t swl_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
@@ -149,7 +140,7 @@ const struct pol_warp_sched_ops pol_ws_swl = {
     .name = "swl",
     .argspec = &swl_spec,
     .create = swl_create,
-    .destroy = swl_destroy,
+    .state_size = sizeof(struct swl),
     .order = swl_order,
     .on_issue = swl_on_issue,
 };
@@ -158,7 +149,7 @@ const struct pol_warp_sched_ops pol_ws_warp_limiting = {
     .name = "warp_limiting",
     .argspec = &wl_spec,
     .create = warp_limiting_create,
-    .destroy = swl_destroy,
+    .state_size = sizeof(struct swl),
     .order = swl_order,
     .on_issue = swl_on_issue,
 };

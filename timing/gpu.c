@@ -305,7 +305,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
     if (g->warp_profile && fclose(g->warp_profile))
         fprintf(stderr, "ptxsim: cannot write the warp profile %s\n", g->prm.warp_profile);
     if (g->cs && g->cs_st)
-        g->cs->destroy(g->cs_st);
+        pol_cta_sched_destroy(g->cs, g->cs_st);
     tm_lines_destroy(g->lines);
     ps_config_free(&g->cfg);
     free(g);

@@ -304,7 +304,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         if (s->nunits[u] > 8)
             s->nunits[u] = 8;
     for (uint32_t i = 0; i < p->nsched; i++) {
-        struct pol_warp_sched_params wp = {i, p->nsched, p->max_warps, id, env->ws_args, NULL};
+        struct pol_warp_sched_params wp = {
+            .sched_id = i, .nsched = p->nsched, .max_warps = p->max_warps, .sm = id, .args = env->ws_args};
 
         s->sched[i] = pol_warp_sched_create(env->ws, &wp, err);
         if (!s->sched[i])
@@ -350,7 +351,7 @@ void tm_sm_destroy(struct tm_sm *s)
         free(s->wp[i].ready_at);
     for (uint32_t i = 0; s->sched && i < s->prm->nsched; i++)
         if (s->sched[i])
-            s->env.ws->destroy(s->sched[i]);
+            pol_warp_sched_destroy(s->env.ws, s->sched[i]);
     mem_cache_destroy(s->l1d);
     mem_cache_destroy(s->l1i);
     mem_cache_destroy(s->l1c);

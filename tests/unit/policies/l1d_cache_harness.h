@@ -86,7 +86,7 @@ static inline void expect_bad_args(const struct pol_l1d_ops *pol, const char *ar
     ps_err_clear(&err);
     st = pol_l1d_create(pol, &p, &err);
     if (st)
-        pol->destroy(st);
+        pol_l1d_destroy(pol, st);
     assert_null(st);
     assert_int_equal(err.code, PS_EINVAL);
     if (!strstr(err.msg, words))

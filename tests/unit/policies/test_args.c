@@ -220,7 +220,7 @@ static void test_documented_l1d(void)
         st = pol_l1d_create(ops, &p, &err);
         if (!st)
             fail_msg("%s: %s", l1d[i], err.msg);
-        ops->destroy(st);
+        pol_l1d_destroy(ops, st);
     }
 }
 
@@ -266,7 +266,7 @@ static void test_args_documented_specs(void **state)
         st = pol_warp_sched_create(ops, &p, &err);
         if (!st)
             fail_msg("%s: %s", warp[i], err.msg);
-        ops->destroy(st);
+        pol_warp_sched_destroy(ops, st);
     }
     for (size_t i = 0; i < sizeof(cta) / sizeof(cta[0]); i++) {
         const char *args;
@@ -279,7 +279,7 @@ static void test_args_documented_specs(void **state)
         st = pol_cta_sched_create(ops, &p, &err);
         if (!st)
             fail_msg("%s: %s", cta[i], err.msg);
-        ops->destroy(st);
+        pol_cta_sched_destroy(ops, st);
     }
     test_documented_l1d();
 }

@@ -88,7 +88,7 @@ static struct sm *make(const char *spec, uint32_t n, uint32_t per_cta)
 
 static void drop(struct sm *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
     free(s);
     unlink(prof_path);
 }

@@ -67,7 +67,7 @@ static struct sm *make(const char *spec, uint32_t n)
 
 static void drop(struct sm *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
     free(s);
 }
 
@@ -181,12 +181,13 @@ static void test_ccws_args(void **state)
         st = try_create(good[i], MAXW, &err);
         if (!st)
             fail_msg("%s: %s", good[i], err.msg);
-        pol_warp_sched_find("ccws", NULL, &err)->destroy(st);
+        pol_warp_sched_destroy(pol_warp_sched_find("ccws", NULL, &err), st);
     }
     expect_bad("ccws:vta_size=16", "unknown key 'vta_size' (known: vta_entries, vta_assoc");
     expect_bad("ccws:k_throttle", "'k_throttle': expected k_throttle=value");
     expect_bad("ccws:k_throttle=", "k_throttle=: expected a whole number");
-    expect_bad("ccws:k_throttle=x8", "-gpgpu_scheduler ccws: k_throttle=x8: expected a whole number");
+    expect_bad("ccws:k_throttle=x8",
+               "-gpgpu_scheduler ccws: k_throttle=x8: expected a whole number");
     expect_bad("ccws:vta_entries=0", "vta_entries=0: expected a whole number from 1 to 65536");
     expect_bad("ccws:vta_repl=random", "vta_repl=random: expected one of fifo|lru");
     expect_bad("ccws:reclamp=2", "reclamp=2: expected a whole number from 0 to 1");

@@ -70,7 +70,7 @@ static void test_cta_sched_rr_max_occupancy(void **state)
             assert_true(c.ops->limit(c.st, sm) >= max);
     }
     assert_int_equal(c.ops->limit(c.st, 0), UINT32_MAX);
-    c.ops->destroy(c.st);
+    pol_cta_sched_destroy(c.ops, c.st);
 }
 
 static void test_cta_sched_static_caps(void **state)
@@ -86,7 +86,7 @@ static void test_cta_sched_static_caps(void **state)
     assert_int_equal(c.ops->limit(c.st, 1), 2);
     c.ops->on_kernel(c.st, 3);
     assert_int_equal(c.ops->limit(c.st, 2), 3);
-    c.ops->destroy(c.st);
+    pol_cta_sched_destroy(c.ops, c.st);
 }
 
 static void test_cta_sched_static_from_option(void **state)
@@ -99,8 +99,8 @@ static void test_cta_sched_static_from_option(void **state)
     d.ops->on_kernel(d.st, 8);
     assert_int_equal(c.ops->limit(c.st, 0), 4);
     assert_int_equal(d.ops->limit(d.st, 0), 2);
-    c.ops->destroy(c.st);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(c.ops, c.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_cta_sched_bad_args(void **state)

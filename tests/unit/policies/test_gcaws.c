@@ -65,7 +65,7 @@ static struct sm *make(const char *spec, uint32_t n, uint64_t now)
 
 static void drop(struct sm *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
     free(s);
 }
 
@@ -365,7 +365,7 @@ static void test_args(void **state)
         st = try_create(good[i], &err);
         if (!st)
             fail_msg("%s: %s", good[i], err.msg);
-        ops->destroy(st);
+        pol_warp_sched_destroy(ops, st);
     }
     const char *bad[] = {"gcaws:1",
                          "gcaws:foo=1",

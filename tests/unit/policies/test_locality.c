@@ -702,7 +702,7 @@ static void duel_make(struct duel *d, const char *args)
 static void duel_free(struct duel *d)
 {
     for (int i = 0; i < 3; i++)
-        pol_l1d_locality.destroy(d->st[i]);
+        pol_l1d_destroy(&pol_l1d_locality, d->st[i]);
     pol_l1d_locality.shared_destroy(d->sh);
 }
 
@@ -830,7 +830,7 @@ static void test_locality_args(void **state)
         st = pol_l1d_create(ops, &p, &err);
         if (!st)
             fail_msg("%s: %s", good[i], err.msg);
-        ops->destroy(st);
+        pol_l1d_destroy(ops, st);
     }
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ps_err_clear(&err);

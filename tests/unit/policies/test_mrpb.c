@@ -138,7 +138,8 @@ static void test_mrpb_reason_off_stalls(void **state)
 static void test_mrpb_bad_args(void **state)
 {
     (void)state;
-    expect_bad_args(&pol_l1d_mrpb, "line=2", "-ptxsim_l1d_policy mrpb: line=2: expected a whole number from 0 to 1");
+    expect_bad_args(&pol_l1d_mrpb, "line=2",
+                    "-ptxsim_l1d_policy mrpb: line=2: expected a whole number from 0 to 1");
     expect_bad_args(&pol_l1d_mrpb, "lines=1", "unknown key 'lines'");
     expect_bad_args(&pol_l1d_mrpb, "mshr", "'mshr': expected mshr=value");
     expect_bad_args(&pol_l1d_mrpb, "mshr=", "mshr=: expected a whole number");
@@ -164,20 +165,20 @@ static void test_mrpb_reorder_queues(void **state)
     pol_l1d_mrpb.reorder(st, &nq, &depth);
     assert_int_equal(nq, 8);
     assert_int_equal(depth, 8);
-    pol_l1d_mrpb.destroy(st);
+    pol_l1d_destroy(&pol_l1d_mrpb, st);
     p.args = "queues=0";
     st = pol_l1d_create(&pol_l1d_mrpb, &p, &err);
     assert_non_null(st);
     pol_l1d_mrpb.reorder(st, &nq, &depth);
     assert_int_equal(nq, 0);
-    pol_l1d_mrpb.destroy(st);
+    pol_l1d_destroy(&pol_l1d_mrpb, st);
     p.args = "queues=4,depth=2";
     st = pol_l1d_create(&pol_l1d_mrpb, &p, &err);
     assert_non_null(st);
     pol_l1d_mrpb.reorder(st, &nq, &depth);
     assert_int_equal(nq, 4);
     assert_int_equal(depth, 2);
-    pol_l1d_mrpb.destroy(st);
+    pol_l1d_destroy(&pol_l1d_mrpb, st);
 }
 
 int main(void)

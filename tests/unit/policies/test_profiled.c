@@ -50,7 +50,7 @@ static void *gpu_make(struct gpu *g, const char *args, struct ps_err *err)
 static void gpu_free(struct gpu *g)
 {
     for (int i = 0; i < 2; i++)
-        pol_l1d_profiled.destroy(g->st[i]);
+        pol_l1d_destroy(&pol_l1d_profiled, g->st[i]);
     pol_l1d_profiled.shared_destroy(g->sh);
 }
 

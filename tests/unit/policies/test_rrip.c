@@ -111,7 +111,7 @@ static void test_rrip_srrip_victim_order(void **state)
     assert_int_equal(ctr(&s, "hits"), 2);
     assert_int_equal(ctr(&s, "aging_steps"), 2);
     assert_int_equal(ctr(&s, "evictions"), 4);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /*
@@ -139,7 +139,7 @@ static void test_rrip_invalid_first_reserved_never(void **state)
     for (uint32_t w = 0; w < WAYS; w++)
         s.v[w].reserved = true;
     assert_int_equal(s.ops->victim(s.st, 0, s.v, WAYS, 53), WAYS);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /* bits= and insert= change the RRPV width and the insertion value. */
@@ -154,11 +154,11 @@ static void test_rrip_bits_and_insert(void **state)
     assert_int_equal(ctr(&s, "insert_rrpv0"), 4);
     touch(&s, 5); /* all at 0: aged by 7 to reach 7 */
     assert_int_equal(ctr(&s, "aging_steps"), 7);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
     open_set(&s, "bits=3", 1, 0, NULL);
     touch(&s, 1);
     assert_int_equal(ctr(&s, "insert_rrpv3plus"), 1); /* max-1 = 6 */
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /* BRRIP inserts at max except every eps-th insertion, at insert= (deterministic). */
@@ -172,7 +172,7 @@ static void test_rrip_brrip_bimodal(void **state)
         touch(&s, t);
     assert_int_equal(ctr(&s, "insert_rrpv3plus"), 6);
     assert_int_equal(ctr(&s, "insert_rrpv2"), 2);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /*
@@ -211,9 +211,9 @@ static void test_rrip_drrip_dueling(void **state)
     assert_int_equal(ctr(&lead_b, "insert_rrpv3plus"), 3);
     touch(&follow, 3);
     assert_int_equal(ctr(&follow, "insert_rrpv2"), 2);
-    follow.ops->destroy(follow.st);
-    lead_s.ops->destroy(lead_s.st);
-    lead_b.ops->destroy(lead_b.st);
+    pol_l1d_destroy(follow.ops, follow.st);
+    pol_l1d_destroy(lead_s.ops, lead_s.st);
+    pol_l1d_destroy(lead_b.ops, lead_b.st);
     pol_l1d_rrip.shared_destroy(shared);
 }
 
@@ -264,7 +264,7 @@ static void expect_bad(const char *args, const char *words)
     ps_err_clear(&err);
     st = pol_l1d_create(&pol_l1d_rrip, &p, &err);
     if (st)
-        pol_l1d_rrip.destroy(st);
+        pol_l1d_destroy(&pol_l1d_rrip, st);
     assert_null(st);
     assert_int_equal(err.code, PS_EINVAL);
     if (!strstr(err.msg, words))
