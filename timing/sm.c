@@ -304,8 +304,11 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         if (s->nunits[u] > 8)
             s->nunits[u] = 8;
     for (uint32_t i = 0; i < p->nsched; i++) {
-        struct pol_warp_sched_params wp = {
-            .sched_id = i, .nsched = p->nsched, .max_warps = p->max_warps, .sm = id, .args = env->ws_args};
+        struct pol_warp_sched_params wp = {.sched_id = i,
+                                           .nsched = p->nsched,
+                                           .max_warps = p->max_warps,
+                                           .sm = id,
+                                           .args = env->ws_args};
 
         s->sched[i] = pol_warp_sched_create(env->ws, &wp, err);
         if (!s->sched[i])
