@@ -35,6 +35,7 @@
 #include "policies/args.h"
 #include "policies/cta_sched.h"
 #include "policies/sched_builtin.h"
+#include "policies/series.h"
 
 /* init values that are not a count of CTAs. */
 #define DYN_INIT_HALF 0         /* floor(N/2), at least 1 (the paper) */
@@ -78,14 +79,12 @@ struct dyn_row {
 struct dyncta {
     struct dyn_cfg cfg;
     uint32_t nsm;
-    uint32_t N;      /* occupancy limit of the current kernel, 0 before the first */
-    uint32_t lo, hi; /* bounds of n in the current kernel */
-    uint32_t kernel; /* launches seen; the current one is number kernel - 1 */
-    uint32_t *n;     /* per SM */
-    bool *logged;    /* per SM: its initial n of this kernel is in the series */
-    struct dyn_row *rows;
-    size_t nrows, cap;
-    bool lost; /* a row could not be stored; the series stops there */
+    uint32_t N;             /* occupancy limit of the current kernel, 0 before the first */
+    uint32_t lo, hi;        /* bounds of n in the current kernel */
+    uint32_t kernel;        /* launches seen; the current one is number kernel - 1 */
+    uint32_t *n;            /* per SM */
+    bool *logged;           /* per SM: its initial n of this kernel is in the series */
+    struct pol_series rows; /* of struct dyn_row */
 };
 
 /* ------------------------------------------------------------------ arguments */
@@ -115,7 +114,7 @@ static void dyncta_destroy(void *st)
         return;
     free(d->n);
     free(d->logged);
-    free(d->rows);
+    pol_series_free(&d->rows);
     free(d);
 }
 
@@ -129,6 +128,7 @@ static void *dyncta_create(const struct pol_cta_sched_params *p, struct ps_err *
     if (!d)
         goto out_nomem;
     d->cfg = cfg;
+    pol_series_init(&d->rows, sizeof(struct dyn_row), POL_SERIES_NO_CAP);
     d->nsm = p->nsm;
     d->n = calloc(nsm, sizeof(*d->n));
     d->logged = calloc(nsm, sizeof(*d->logged));
@@ -144,20 +144,11 @@ out_nomem:
 /* Appends the SM's current n to the series (when kept). */
 static void dyn_record(struct dyncta *d, uint64_t cycle, uint32_t sm)
 {
-    if (!d->cfg.trace || d->lost)
-        return;
-    if (d->nrows == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 256;
-        struct dyn_row *r = realloc(d->rows, cap * sizeof(*r));
+    struct dyn_row *r;
 
-        if (!r) {
-            d->lost = true;
-            return;
-        }
-        d->rows = r;
-        d->cap = cap;
-    }
-    d->rows[d->nrows++] = (struct dyn_row){cycle, d->kernel - 1, sm, d->n[sm]};
+    if (!d->cfg.trace || !(r = pol_series_add(&d->rows)))
+        return; /* out of memory: the series stops here, and the dump says so */
+    *r = (struct dyn_row){cycle, d->kernel - 1, sm, d->n[sm]};
 }
 
 /* A kernel starts: new N, bounds and initial n on every SM (A10, A11, §4.9). */
@@ -230,24 +221,21 @@ static uint32_t dyncta_limit(void *st, uint32_t sm)
     return d->n[sm];
 }
 
+static void dyn_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct dyn_row *r = row;
+
+    (void)ctx;
+    fprintf(out, "%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 "\n", r->kernel, r->cycle, r->sm,
+            r->n);
+}
+
 int pol_cta_dyncta_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct dyncta *d = st;
 
-    fputs("kernel,cycle,sm,n\n", out);
-    for (size_t i = 0; i < d->nrows; i++) {
-        const struct dyn_row *r = &d->rows[i];
-
-        fprintf(out, "%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 "\n", r->kernel, r->cycle,
-                r->sm, r->n);
-    }
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "cannot write the dyncta series of n");
-    if (d->lost)
-        return ps_err_set(err, PS_ENOMEM,
-                          "out of memory keeping the dyncta series of n: it stops after %zu rows",
-                          d->nrows);
-    return 0;
+    return pol_series_write(&d->rows, out, "kernel,cycle,sm,n", dyn_write_row, NULL,
+                            "the dyncta series of n", err);
 }
 
 const struct pol_cta_sched_ops pol_cta_dyncta = {

@@ -24,6 +24,7 @@
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 #include "policies/l1d_util.h"
+#include "policies/series.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_SAMPLES, CT_UP, CT_DOWN, CT_FIRST_HITS };
 
@@ -58,10 +59,8 @@ struct ctrlc {
     uint64_t *counters;
     struct pol_ctrlc_entry *tab;
     struct ctrlc_line *lines;
-    void *own_lines; /* lines, when no cache gave them */
-    struct ctrlc_row *rows;
-    uint32_t nrows;
-    uint64_t rows_dropped;
+    void *own_lines;        /* lines, when no cache gave them */
+    struct pol_series rows; /* of struct ctrlc_row, at most series_cap */
 };
 
 #define KEY(k, d, lo, hi, help) POL_KEY_UINT(#k, struct ctrlc_cfg, k, d, lo, hi, help)
@@ -101,7 +100,7 @@ static void ctrlc_destroy(void *st)
         return;
     free(s->tab);
     free(s->own_lines);
-    free(s->rows);
+    pol_series_free(&s->rows);
     free(s);
 }
 
@@ -121,8 +120,8 @@ static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->rng = ((uint64_t)s->cfg.seed << 32 | (p->sm + 1u)) * 0x9E3779B97F4A7C15ull | 1;
     s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
     s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
-    s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
-    if (!s->tab || !s->lines || !s->rows)
+    pol_series_init(&s->rows, sizeof(struct ctrlc_row), s->cfg.series_cap);
+    if (!s->tab || !s->lines)
         goto oom;
     for (uint32_t i = 0; i <= s->mask; i++)
         s->tab[i].agg = s->cfg.agg_init;
@@ -212,13 +211,10 @@ static void ctrlc_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32
 static void record(struct ctrlc *s, uint32_t pc, const struct pol_ctrlc_entry *c, uint32_t before,
                    uint64_t now)
 {
-    struct ctrlc_row *row;
+    struct ctrlc_row *row = pol_series_add(&s->rows);
 
-    if (s->nrows >= s->cfg.series_cap) {
-        s->rows_dropped++;
-        return;
-    }
-    row = &s->rows[s->nrows++];
+    if (!row)
+        return; /* counted as dropped */
     row->cycle = now;
     row->pc = pc;
     row->zero = c->zero;
@@ -276,6 +272,15 @@ static void ctrlc_on_evict(void *st, const struct pol_line_view *line, uint32_t 
         ctrlc_sample(s, pc, c, now);
 }
 
+static void ctrlc_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct ctrlc_row *r = row;
+
+    (void)ctx;
+    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%u,%u\n", r->cycle, r->pc,
+            r->zero, r->insert, r->agg_before, r->agg_after);
+}
+
 static int ctrlc_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct ctrlc *s = st;
@@ -285,7 +290,7 @@ static int ctrlc_dump(const void *st, FILE *out, struct ps_err *err)
             "# ctrlc pc_bits=%" PRIu32 " agg_max=%" PRIu32 " agg_init=%" PRIu32 " period=%" PRIu32
             " thr_lo=%g thr_hi=%g mode=%s storage_bytes=%" PRIu32 " rows_dropped=%" PRIu64 "\n",
             c->pc_bits, c->agg_max, c->agg_init, c->period, c->thr_lo, c->thr_hi,
-            c->mode == MODE_RAND ? "rand" : "det", pol_l1d_ctrlc_storage_bytes(s), s->rows_dropped);
+            c->mode == MODE_RAND ? "rand" : "det", pol_l1d_ctrlc_storage_bytes(s), s->rows.dropped);
     for (uint32_t i = 0; i <= s->mask; i++) {
         const struct pol_ctrlc_entry *e = &s->tab[i];
 
@@ -296,16 +301,8 @@ static int ctrlc_dump(const void *st, FILE *out, struct ps_err *err)
                 " evictions=%" PRIu64 " zero_reuse=%" PRIu64 "\n",
                 i, e->agg, e->inserts, e->bypasses, e->evictions, e->zero_total);
     }
-    fprintf(out, "cycle,pc,zero,insert,agg_before,agg_after\n");
-    for (uint32_t i = 0; i < s->nrows; i++) {
-        const struct ctrlc_row *r = &s->rows[i];
-
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%u,%u\n", r->cycle, r->pc,
-                r->zero, r->insert, r->agg_before, r->agg_after);
-    }
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "l1d policy ctrlc: write failed");
-    return 0;
+    return pol_series_write(&s->rows, out, "cycle,pc,zero,insert,agg_before,agg_after",
+                            ctrlc_write_row, NULL, "the ctrlc sample series", err);
 }
 
 void pol_l1d_ctrlc_entry(const void *st, uint32_t pc, struct pol_ctrlc_entry *out)

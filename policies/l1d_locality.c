@@ -36,6 +36,7 @@
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 #include "policies/l1d_locality.h"
+#include "policies/series.h"
 
 enum {
     C_TAG_MISS,   /* reads bypassed on a tag-store miss */
@@ -108,8 +109,7 @@ struct loc_state {
     bool evict_pending; /* on_evict happened; the insert that follows (if any) is its promotion */
     uint32_t evict_set;
     uint64_t reads, win_reads, win_bypass, win_hits;
-    struct loc_row *rows;
-    uint32_t nrows, caprows;
+    struct pol_series rows; /* of struct loc_row */
 };
 
 /* ---- arguments ---- */
@@ -252,16 +252,8 @@ static void dump_count(struct loc_state *s, bool bypass, bool hit, uint64_t now)
     s->win_hits += hit;
     if (!s->a.dump_every || s->win_reads < s->a.dump_every)
         return;
-    if (s->nrows == s->caprows) {
-        uint32_t cap = s->caprows ? 2 * s->caprows : 64;
-        struct loc_row *n = realloc(s->rows, sizeof(*n) * cap);
-
-        if (!n)
-            return; /* out of host memory: the row is lost, the window goes on */
-        s->rows = n;
-        s->caprows = cap;
-    }
-    r = &s->rows[s->nrows++];
+    if (!(r = pol_series_add(&s->rows)))
+        return; /* out of host memory: the series stops, the dump says so */
     r->cycle = now;
     r->reads = s->reads;
     r->bypass_rate = (float)s->win_bypass / (float)s->win_reads;
@@ -270,21 +262,22 @@ static void dump_count(struct loc_state *s, bool bypass, bool hit, uint64_t now)
     s->win_reads = s->win_bypass = s->win_hits = 0;
 }
 
+/* ctx: the SM of the rows. */
+static void loc_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct loc_row *r = row;
+
+    fprintf(out, "%u,%llu,%llu,%.4f,%.4f,%s\n", *(const uint32_t *)ctx,
+            (unsigned long long)r->cycle, (unsigned long long)r->reads, r->bypass_rate, r->hit_rate,
+            r->decoupled ? "decoupled" : "baseline");
+}
+
 static int loc_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct loc_state *s = st;
 
-    if (fprintf(out, "sm,cycle,reads,bypass_rate,hit_rate,design\n") < 0)
-        return ps_err_set(err, PS_EIO, "l1d policy locality: cannot write the dump");
-    for (uint32_t i = 0; i < s->nrows; i++) {
-        const struct loc_row *r = &s->rows[i];
-
-        if (fprintf(out, "%u,%llu,%llu,%.4f,%.4f,%s\n", s->sm, (unsigned long long)r->cycle,
-                    (unsigned long long)r->reads, r->bypass_rate, r->hit_rate,
-                    r->decoupled ? "decoupled" : "baseline") < 0)
-            return ps_err_set(err, PS_EIO, "l1d policy locality: cannot write the dump");
-    }
-    return 0;
+    return pol_series_write(&s->rows, out, "sm,cycle,reads,bypass_rate,hit_rate,design",
+                            loc_write_row, &s->sm, "the locality series", err);
 }
 
 /* ---- tag store ---- */
@@ -398,6 +391,7 @@ static void *loc_create(const struct pol_l1d_params *p, struct ps_err *err)
         goto out_nomem;
     s->sh = p->shared && p->nsms >= 2 && p->sm != UINT32_MAX ? p->shared : NULL;
     s->sm = p->sm;
+    pol_series_init(&s->rows, sizeof(struct loc_row), POL_SERIES_NO_CAP);
     s->nsets = p->nsets;
     s->assoc = p->assoc;
     s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
@@ -419,7 +413,7 @@ static void loc_destroy(void *st)
     if (!s)
         return;
     free(s->tags);
-    free(s->rows);
+    pol_series_free(&s->rows);
     free(s);
 }
 

@@ -21,6 +21,7 @@
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 #include "policies/l1d_util.h"
+#include "policies/series.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_INC, CT_DEC, CT_ON, CT_OFF };
 
@@ -76,10 +77,8 @@ struct pcbypass {
     uint64_t *counters;
     struct pol_pcb_entry *tab;
     struct pcb_line *lines;
-    void *own_lines; /* lines, when no cache gave them */
-    struct pcb_row *rows;
-    uint32_t nrows;
-    uint64_t rows_dropped;
+    void *own_lines;        /* lines, when no cache gave them */
+    struct pol_series rows; /* of struct pcb_row, at most series_cap */
 };
 
 static void pcb_destroy(void *st)
@@ -90,7 +89,7 @@ static void pcb_destroy(void *st)
         return;
     free(s->tab);
     free(s->own_lines);
-    free(s->rows);
+    pol_series_free(&s->rows);
     free(s);
 }
 
@@ -107,8 +106,8 @@ static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->counters = p->counters;
     s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
     s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
-    s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
-    if (!s->tab || !s->lines || !s->rows)
+    pol_series_init(&s->rows, sizeof(struct pcb_row), s->cfg.series_cap);
+    if (!s->tab || !s->lines)
         goto oom;
     for (uint32_t i = 0; i <= s->mask; i++)
         s->tab[i].ctr = s->cfg.init;
@@ -173,11 +172,10 @@ static void pcb_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t
 
 static void record(struct pcbypass *s, uint32_t pc, uint64_t now)
 {
-    if (s->nrows >= s->cfg.series_cap) {
-        s->rows_dropped++;
-        return;
-    }
-    s->rows[s->nrows++] = (struct pcb_row){now, pc, s->tab[pc].ctr};
+    struct pcb_row *row = pol_series_add(&s->rows);
+
+    if (row) /* else counted as dropped */
+        *row = (struct pcb_row){now, pc, s->tab[pc].ctr};
 }
 
 /* Training at eviction: up without reuse, down with it; a crossing of the threshold is logged. */
@@ -208,6 +206,16 @@ static void pcb_on_evict(void *st, const struct pol_line_view *line, uint32_t se
     }
 }
 
+/* ctx: the config, whose threshold says whether the PC now bypasses. */
+static void pcb_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct pcb_row *r = row;
+    const struct pcb_cfg *c = ctx;
+
+    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%d\n", r->cycle, r->pc, r->ctr,
+            r->ctr >= c->threshold);
+}
+
 static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct pcbypass *s = st;
@@ -216,7 +224,7 @@ static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
     fprintf(out,
             "# pcbypass pc_bits=%" PRIu32 " bits=%" PRIu32 " threshold=%" PRIu32 " init=%" PRIu32
             " inc=%" PRIu32 " dec=%" PRIu32 " rows_dropped=%" PRIu64 "\n",
-            c->pc_bits, c->bits, c->threshold, c->init, c->inc, c->dec, s->rows_dropped);
+            c->pc_bits, c->bits, c->threshold, c->init, c->inc, c->dec, s->rows.dropped);
     for (uint32_t i = 0; i <= s->mask; i++) {
         const struct pol_pcb_entry *e = &s->tab[i];
 
@@ -227,13 +235,8 @@ static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
                 " zero_reuse=%" PRIu64 "\n",
                 i, e->ctr, e->inserts, e->bypasses, e->zero);
     }
-    fprintf(out, "cycle,pc,ctr,bypassing\n");
-    for (uint32_t i = 0; i < s->nrows; i++)
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%d\n", s->rows[i].cycle, s->rows[i].pc,
-                s->rows[i].ctr, s->rows[i].ctr >= c->threshold);
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "l1d policy pcbypass: write failed");
-    return 0;
+    return pol_series_write(&s->rows, out, "cycle,pc,ctr,bypassing", pcb_write_row, c,
+                            "the pcbypass crossing series", err);
 }
 
 void pol_l1d_pcbypass_entry(const void *st, uint32_t pc, struct pol_pcb_entry *out)

@@ -66,6 +66,7 @@
 #include "policies/args.h"
 #include "policies/ccws_vta.h"
 #include "policies/sched_builtin.h"
+#include "policies/series.h"
 #include "policies/util.h"
 #include "policies/warp_sched.h"
 #include "policies/ws_ccws.h"
@@ -140,12 +141,9 @@ struct ccws {
     bool anchored;     /* decay_at is meaningful */
     uint64_t decay_at; /* decay has been applied up to this cycle (decay=inst: instruction) */
     struct pol_ccws_stats st;
-    uint64_t *hist;            /* [max_warps + 1]: cycles by permitted count */
-    struct ccws_point *series; /* the changes of (active, permitted), oldest first */
-    uint32_t nseries, series_alloc;
+    uint64_t *hist;           /* [max_warps + 1]: cycles by permitted count */
+    struct pol_series series; /* ccws_points: the changes of (active, permitted), oldest first */
     uint32_t last_active, last_permitted; /* as of the last cycle */
-    uint64_t series_dropped;              /* changes not kept: series_cap reached */
-    bool series_oom;                      /* or memory ran out */
 };
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -160,7 +158,7 @@ static void ccws_destroy(void *st)
     free(s->w);
     free(s->rank);
     free(s->hist);
-    free(s->series);
+    pol_series_free(&s->series);
     free(s);
 }
 
@@ -181,6 +179,7 @@ static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *e
     s->sched_id = p->sched_id;
     s->max_warps = p->max_warps;
     s->greedy_slot = POL_UTIL_NO_SLOT;
+    pol_series_init(&s->series, sizeof(struct ccws_point), o.series_cap);
     s->w = calloc(p->max_warps, sizeof(*s->w));
     s->rank = calloc(p->max_warps, sizeof(*s->rank));
     s->hist = calloc((size_t)p->max_warps + 1, sizeof(*s->hist));
@@ -324,31 +323,11 @@ static void sync_slots(struct ccws *s, const struct pol_warp_view *v, const uint
     }
 }
 
-/* Makes room for one more point of the series; false when it is full or memory ran out. */
-static bool series_room(struct ccws *s)
-{
-    struct ccws_point *p;
-    uint32_t cap;
-
-    if (s->nseries < s->series_alloc)
-        return true;
-    if (s->nseries == s->o.series_cap || s->series_oom)
-        return false;
-    cap = s->series_alloc ? 2 * s->series_alloc : 256;
-    cap = cap < s->o.series_cap ? cap : s->o.series_cap;
-    p = realloc(s->series, (size_t)cap * sizeof(*p));
-    if (!p) {
-        s->series_oom = true;
-        return false;
-    }
-    s->series = p;
-    s->series_alloc = cap;
-    return true;
-}
-
 /* The cycle's counters, and a point of the series when the active or permitted count changed. */
 static void record(struct ccws *s, uint64_t now)
 {
+    struct ccws_point *p;
+
     s->st.cycles++;
     s->st.active_sum += s->st.active;
     s->st.permitted_sum += s->st.permitted;
@@ -358,10 +337,9 @@ static void record(struct ccws *s, uint64_t now)
         return;
     s->last_active = s->st.active;
     s->last_permitted = s->st.permitted;
-    if (series_room(s))
-        s->series[s->nseries++] = (struct ccws_point){now, s->st.active, s->st.permitted};
-    else
-        s->series_dropped++;
+    p = pol_series_add(&s->series);
+    if (p) /* else counted as dropped */
+        *p = (struct ccws_point){now, s->st.active, s->st.permitted};
 }
 
 /*
@@ -559,7 +537,7 @@ static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, 
             c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->writes,
             c->vta_write_invalidated, c->barrier_released, c->l1_hits, c->issued, c->cycles,
             c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
-            (double)c->permitted_sum / cyc, s->series_dropped);
+            (double)c->permitted_sum / cyc, s->series.dropped);
     fputs("# permitted_hist", f);
     for (uint32_t i = 0; i <= s->max_warps; i++)
         if (s->hist[i])
@@ -571,6 +549,16 @@ static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, 
  * The dump op: the options and counters as '#' lines, then the series as CSV,
  * one row per change of the active or permitted warp count.
  */
+/* ctx: the instance, whose SM and scheduler every row names. */
+static void write_point(FILE *out, const void *row, const void *ctx)
+{
+    const struct ccws_point *p = row;
+    const struct ccws *s = ctx;
+
+    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n", p->cycle, s->sm,
+            s->sched_id, p->active, p->permitted);
+}
+
 static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct ccws *s = st;
@@ -579,20 +567,8 @@ static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
     pol_ws_ccws_stats(st, &c);
     dump_opts(s, out);
     dump_counters(s, &c, out);
-    fputs("cycle,sm,sched,active,permitted\n", out);
-    for (uint32_t i = 0; i < s->nseries; i++)
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n",
-                s->series[i].cycle, s->sm, s->sched_id, s->series[i].active,
-                s->series[i].permitted);
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "cannot write the ccws series of permitted warps");
-    if (s->series_oom)
-        return ps_err_set(
-            err, PS_ENOMEM,
-            "out of memory keeping the ccws series of permitted warps: it stops after %" PRIu32
-            " rows",
-            s->nseries);
-    return 0;
+    return pol_series_write(&s->series, out, "cycle,sm,sched,active,permitted", write_point, s,
+                            "the ccws series of permitted warps", err);
 }
 
 const struct pol_warp_sched_ops pol_ws_ccws = {
