@@ -115,18 +115,14 @@ static void dyncta_destroy(void *st)
     free(d->n);
     free(d->logged);
     pol_series_free(&d->rows);
-    free(d);
 }
 
 static void *dyncta_create(const struct pol_cta_sched_params *p, struct ps_err *err)
 {
     size_t nsm = p->nsm ? p->nsm : 1;
     const struct dyn_cfg cfg = *(const struct dyn_cfg *)p->cfg;
-    struct dyncta *d;
+    struct dyncta *d = p->state;
 
-    d = calloc(1, sizeof(*d));
-    if (!d)
-        goto out_nomem;
     d->cfg = cfg;
     pol_series_init(&d->rows, sizeof(struct dyn_row), POL_SERIES_NO_CAP);
     d->nsm = p->nsm;
@@ -136,7 +132,7 @@ static void *dyncta_create(const struct pol_cta_sched_params *p, struct ps_err *
         goto out_nomem;
     return d;
 out_nomem:
-    dyncta_destroy(d);
+    dyncta_destroy(d); /* create.c frees d itself */
     ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler dyncta");
     return NULL;
 }
@@ -241,6 +237,7 @@ int pol_cta_dyncta_dump(const void *st, FILE *out, struct ps_err *err)
 const struct pol_cta_sched_ops pol_cta_dyncta = {
     .name = "dyncta",
     .argspec = &dyn_spec,
+    .state_size = sizeof(struct dyncta),
     .create = dyncta_create,
     .destroy = dyncta_destroy,
     .on_kernel = dyncta_on_kernel,

@@ -101,20 +101,15 @@ static void cacp_destroy(void *st)
     free(s->ccbp);
     free(s->ship);
     free(s->own_lines);
-    free(s);
 }
 
 static void *cacp_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct cacp *s = calloc(1, sizeof(*s));
+    struct cacp *s = p->state;
 
-    if (!s)
-        goto oom;
     s->cfg = *(const struct cacp_cfg *)p->cfg;
-    if (cacp_fit(p, &s->cfg, err)) {
-        free(s);
+    if (cacp_fit(p, &s->cfg, err))
         return NULL;
-    }
     s->assoc = p->assoc;
     s->cways = s->cfg.cways ? s->cfg.cways : p->assoc / 2;
     s->line_shift = p->line_bytes ? (uint32_t)__builtin_ctz(p->line_bytes) : 7;
@@ -334,6 +329,7 @@ const struct pol_l1d_ops pol_l1d_cacp = {
     .name = "cacp",
     .line_state_bytes = sizeof(struct pol_cacp_line),
     .argspec = &cacp_spec,
+    .state_size = sizeof(struct cacp),
     .create = cacp_create,
     .destroy = cacp_destroy,
     .on_miss = cacp_on_miss,

@@ -101,15 +101,12 @@ static void ctrlc_destroy(void *st)
     free(s->tab);
     free(s->own_lines);
     pol_series_free(&s->rows);
-    free(s);
 }
 
 static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct ctrlc *s = calloc(1, sizeof(*s));
+    struct ctrlc *s = p->state;
 
-    if (!s)
-        goto oom;
     s->cfg = *(const struct ctrlc_cfg *)p->cfg;
     s->nsets = p->nsets;
     s->assoc = p->assoc;
@@ -339,6 +336,7 @@ const struct pol_l1d_ops pol_l1d_ctrlc = {
     .name = "ctrlc",
     .line_state_bytes = sizeof(struct ctrlc_line),
     .argspec = &ctrlc_spec,
+    .state_size = sizeof(struct ctrlc),
     .create = ctrlc_create,
     .destroy = ctrlc_destroy,
     .on_miss = ctrlc_on_miss,

@@ -380,15 +380,15 @@ static bool passes(const struct loc_state *s, uint32_t rc)
 
 static void *loc_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct loc_state *s = calloc(1, sizeof(*s));
+    struct loc_state *s = p->state;
 
-    if (!s)
-        goto out_nomem;
     if (loc_fit(p, &s->a, err))
-        goto out_free;
+        return NULL;
     s->tags = calloc((size_t)p->nsets * s->a.tag_ways, sizeof(*s->tags));
-    if (!s->tags)
-        goto out_nomem;
+    if (!s->tags) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
+        return NULL;
+    }
     s->sh = p->shared && p->nsms >= 2 && p->sm != UINT32_MAX ? p->shared : NULL;
     s->sm = p->sm;
     pol_series_init(&s->rows, sizeof(struct loc_row), POL_SERIES_NO_CAP);
@@ -397,13 +397,6 @@ static void *loc_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
     s->ctr = p->counters ? p->counters : s->scratch;
     return s;
-out_nomem:
-    ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
-out_free:
-    if (s)
-        free(s->tags);
-    free(s);
-    return NULL;
 }
 
 static void loc_destroy(void *st)
@@ -414,7 +407,6 @@ static void loc_destroy(void *st)
         return;
     free(s->tags);
     pol_series_free(&s->rows);
-    free(s);
 }
 
 /* The decoupled read path of 3.5 for a read with no line: false = bypass. */
@@ -605,6 +597,7 @@ const struct pol_l1d_ops pol_l1d_locality = {
     .argspec = &loc_spec,
     .shared_create = loc_shared_create,
     .shared_destroy = loc_shared_destroy,
+    .state_size = sizeof(struct loc_state),
     .create = loc_create,
     .destroy = loc_destroy,
     .on_miss = loc_on_miss,

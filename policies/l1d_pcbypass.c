@@ -90,15 +90,12 @@ static void pcb_destroy(void *st)
     free(s->tab);
     free(s->own_lines);
     pol_series_free(&s->rows);
-    free(s);
 }
 
 static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct pcbypass *s = calloc(1, sizeof(*s));
+    struct pcbypass *s = p->state;
 
-    if (!s)
-        goto oom;
     s->cfg = *(const struct pcb_cfg *)p->cfg;
     s->assoc = p->assoc;
     s->mask = (1u << s->cfg.pc_bits) - 1;
@@ -250,6 +247,7 @@ const struct pol_l1d_ops pol_l1d_pcbypass = {
     .name = "pcbypass",
     .line_state_bytes = sizeof(struct pcb_line),
     .argspec = &pcb_spec,
+    .state_size = sizeof(struct pcbypass),
     .create = pcb_create,
     .destroy = pcb_destroy,
     .on_miss = pcb_on_miss,

@@ -74,25 +74,19 @@ static const struct pol_argspec pdp_spec = POL_ARGSPEC_KEYS(struct pdp_cfg, pdp_
 static void *pdp_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
     const uint32_t pd = ((const struct pdp_cfg *)p->cfg)->pd;
-    struct pdp *s;
+    struct pdp *s = p->state;
 
-    s = calloc(1, sizeof(*s));
-    if (!s)
-        goto out_nomem;
     s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
-    if (!s->lines)
-        goto out_free;
+    if (!s->lines) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy pdp: out of memory");
+        return NULL;
+    }
     s->nsets = p->nsets;
     s->assoc = p->assoc;
     s->pd = pd;
     s->aged = NO_SET;
     s->ctr = p->counters;
     return s;
-out_free:
-    free(s);
-out_nomem:
-    ps_err_set(err, PS_ENOMEM, "l1d policy pdp: out of memory");
-    return NULL;
 }
 
 static void pdp_destroy(void *st)
@@ -102,7 +96,6 @@ static void pdp_destroy(void *st)
     if (!s)
         return;
     free(s->own_lines);
-    free(s);
 }
 
 /* One access to the set: every line's RPD drops by one. */
@@ -225,6 +218,7 @@ const struct pol_l1d_ops pol_l1d_pdp = {
     .name = "pdp",
     .line_state_bytes = sizeof(struct pdp_line),
     .argspec = &pdp_spec,
+    .state_size = sizeof(struct pdp),
     .create = pdp_create,
     .destroy = pdp_destroy,
     .on_miss = pdp_on_miss,

@@ -282,21 +282,12 @@ static void *prof_create(const struct pol_l1d_params *p, struct ps_err *err)
         ps_err_set(err, PS_EINVAL, "l1d policy profiled: needs an SM's L1D and GPU-wide state");
         return NULL;
     }
-    s = calloc(1, sizeof(*s));
-    if (!s) {
-        ps_err_set(err, PS_ENOMEM, "l1d policy profiled: out of memory");
-        return NULL;
-    }
+    s = p->state;
     s->sh = p->shared;
     s->sm = p->sm;
     s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
     s->ctr = p->counters ? p->counters : s->scratch;
     return s;
-}
-
-static void prof_destroy(void *st)
-{
-    free(st);
 }
 
 /* The filter: local (this SM) and global counts against T, combined as configured. */
@@ -366,8 +357,8 @@ const struct pol_l1d_ops pol_l1d_profiled = {
     .argspec = &prof_spec,
     .shared_create = prof_shared_create,
     .shared_destroy = prof_shared_destroy,
+    .state_size = sizeof(struct prof_state),
     .create = prof_create,
-    .destroy = prof_destroy,
     .on_miss = prof_on_miss,
     .victim = prof_victim,
     .counter_names = prof_counter_names,

@@ -150,10 +150,8 @@ static void assign_roles(struct rrip *s, const struct pol_l1d_params *p)
 
 static void *rrip_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct rrip *s = calloc(1, sizeof(*s));
+    struct rrip *s = p->state;
 
-    if (!s)
-        goto out_nomem;
     s->cfg = *(const struct rrip_cfg *)p->cfg;
     s->rrpv = pol_l1d_line_state(p, 1, &s->own_rrpv);
     s->role = calloc(p->nsets ? p->nsets : 1, 1);
@@ -172,11 +170,8 @@ static void *rrip_create(const struct pol_l1d_params *p, struct ps_err *err)
     return s;
 out_nomem:
     ps_err_set(err, PS_ENOMEM, "l1d policy rrip: out of memory");
-    if (s) {
-        free(s->own_rrpv);
-        free(s->role);
-    }
-    free(s);
+    free(s->own_rrpv);
+    free(s->role);
     return NULL;
 }
 
@@ -188,7 +183,6 @@ static void rrip_destroy(void *st)
         return;
     free(s->own_rrpv);
     free(s->role);
-    free(s);
 }
 
 static void count(struct rrip *s, int which, uint64_t n)
@@ -306,6 +300,7 @@ const struct pol_l1d_ops pol_l1d_rrip = {
     .argspec = &rrip_spec,
     .shared_create = rrip_shared_create,
     .shared_destroy = rrip_shared_destroy,
+    .state_size = sizeof(struct rrip),
     .create = rrip_create,
     .destroy = rrip_destroy,
     .on_miss = rrip_on_miss,

@@ -112,7 +112,7 @@ const struct pol_warp_sched_ops *pol_warp_sched_find(const char *spec, const cha
     const struct entry *e = lookup(kind, warp_tab, NELEM(warp_tab), spec, args, err);
     const struct pol_warp_sched_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || (!ops->destroy && !ops->state_size) || !ops->order))
+    if (ops && (!ops->create || !ops->state_size || !ops->order))
         return missing_hook(kind, e->name, err);
     return ops;
 }
@@ -125,7 +125,7 @@ const struct pol_cta_sched_ops *pol_cta_sched_find(const char *spec, const char 
     const struct pol_cta_sched_ops *ops = e ? e->ops : NULL;
 
     if (ops &&
-        (!ops->create || (!ops->destroy && !ops->state_size) || !ops->on_kernel || !ops->limit))
+        (!ops->create || !ops->state_size || !ops->on_kernel || !ops->limit))
         return missing_hook(kind, e->name, err);
     return ops;
 }
@@ -137,7 +137,7 @@ const struct pol_l1d_ops *pol_l1d_find(const char *spec, const char **args, stru
     const struct pol_l1d_ops *ops = e ? e->ops : NULL;
 
     if (ops &&
-        (!ops->create || (!ops->destroy && !ops->state_size) || !ops->on_miss || !ops->victim))
+        (!ops->create || !ops->state_size || !ops->on_miss || !ops->victim))
         return missing_hook(kind, e->name, err);
     return ops;
 }

@@ -83,8 +83,9 @@ struct pol_warp_sched_ops {
     const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
     /*
      * Bytes of private state that policies/create.c allocates (zeroed) and
-     * hands create() as params->state, and frees after destroy(); create
-     * returns it. 0: create allocates its state and destroy frees it.
+     * hands create() as params->state, and frees after the optional
+     * destroy() (which frees only what create allocated inside); create
+     * returns it. Required: the registry refuses a table without it.
      */
     size_t state_size;
     void *(*create)(const struct pol_warp_sched_params *p, struct ps_err *err);

@@ -217,18 +217,13 @@ static void caws_destroy(void *st)
     free(c->p);
     free(c->s);
     free(c->scratch);
-    free(c);
 }
 
 static void *caws_create(const struct pol_warp_sched_params *pp, struct ps_err *err)
 {
-    struct caws *c = calloc(1, sizeof(*c));
+    struct caws *c = pp->state;
     const struct caws_cfg *cfg = pp->cfg;
 
-    if (!c) {
-        ps_err_set(err, PS_ENOMEM, "warp scheduler caws: out of memory");
-        return NULL;
-    }
     c->max_warps = pp->max_warps;
     c->s = calloc(pp->max_warps ? pp->max_warps : 1, sizeof(*c->s));
     c->scratch = calloc(pp->max_warps ? pp->max_warps : 1, sizeof(*c->scratch));
@@ -397,6 +392,7 @@ uint32_t pol_ws_caws_counter(const void *st, uint32_t slot)
 const struct pol_warp_sched_ops pol_ws_caws = {
     .name = "caws",
     .argspec = &caws_spec,
+    .state_size = sizeof(struct caws),
     .create = caws_create,
     .destroy = caws_destroy,
     .order = caws_order,

@@ -159,7 +159,6 @@ static void ccws_destroy(void *st)
     free(s->rank);
     free(s->hist);
     pol_series_free(&s->series);
-    free(s);
 }
 
 static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
@@ -171,9 +170,7 @@ static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *e
         ps_err_set(err, PS_EINVAL, "warp scheduler ccws needs the SM's warp slot count");
         return NULL;
     }
-    s = calloc(1, sizeof(*s));
-    if (!s)
-        goto oom;
+    s = p->state;
     s->o = o;
     s->sm = p->sm;
     s->sched_id = p->sched_id;
@@ -189,7 +186,7 @@ static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *e
         goto oom;
     return s;
 oom:
-    ccws_destroy(s);
+    ccws_destroy(s); /* create.c frees s itself */
     ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler ccws");
     return NULL;
 }
@@ -574,6 +571,7 @@ static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
 const struct pol_warp_sched_ops pol_ws_ccws = {
     .name = "ccws",
     .argspec = &ccws_spec,
+    .state_size = sizeof(struct ccws),
     .create = ccws_create,
     .destroy = ccws_destroy,
     .order = ccws_order,

@@ -92,7 +92,6 @@ static void gcaws_destroy(void *st)
     cawa_cpl_fini(&g->cpl);
     free(g->s);
     free(g->crit);
-    free(g);
 }
 
 static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
@@ -105,9 +104,8 @@ static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *
     struct gcaws *g;
     uint32_t n = p->max_warps ? p->max_warps : 1;
 
-    g = calloc(1, sizeof(*g));
-    if (!g || cawa_cpl_init(&g->cpl, n, delta, 1, stall) < 0) {
-        free(g);
+    g = p->state;
+    if (cawa_cpl_init(&g->cpl, n, delta, 1, stall) < 0) {
         ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler gcaws");
         return NULL;
     }
@@ -242,6 +240,7 @@ static bool gcaws_criticality(void *st, uint32_t slot, uint64_t now, double *out
 const struct pol_warp_sched_ops pol_ws_gcaws = {
     .name = "gcaws",
     .argspec = &gcaws_spec,
+    .state_size = sizeof(struct gcaws),
     .create = gcaws_create,
     .destroy = gcaws_destroy,
     .order = gcaws_order,

@@ -88,15 +88,11 @@ static void tl_destroy(void *st)
     free(s->vidx);
     free(s->age);
     free(s->where);
-    free(s);
 }
 
-static struct two_level *tl_alloc(uint32_t nslots)
+/* Sets up the state create.c made: the per-slot arrays. */
+static struct two_level *tl_alloc(struct two_level *s, uint32_t nslots)
 {
-    struct two_level *s = calloc(1, sizeof(*s));
-
-    if (!s)
-        return NULL;
     s->nslots = nslots;
     s->active = calloc(nslots, sizeof(*s->active));
     s->pending = calloc(nslots, sizeof(*s->pending));
@@ -105,7 +101,7 @@ static struct two_level *tl_alloc(uint32_t nslots)
     s->where = calloc(nslots, sizeof(*s->where));
     s->greedy_slot = POL_UTIL_NO_SLOT;
     if (!s->active || !s->pending || !s->vidx || !s->age || !s->where) {
-        tl_destroy(s);
+        tl_destroy(s); /* create.c frees s itself */
         return NULL;
     }
     return s;
@@ -151,7 +147,7 @@ static void *tl_create(const struct pol_warp_sched_params *p, struct ps_err *err
             "warp scheduler two_level_active needs the SM's warp slot count (max_warps is 0)");
         return NULL;
     }
-    s = tl_alloc(p->max_warps);
+    s = tl_alloc(p->state, p->max_warps);
     if (!s) {
         ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler two_level_active");
         return NULL;
@@ -326,6 +322,7 @@ static void tl_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
 const struct pol_warp_sched_ops pol_ws_two_level = {
     .name = "two_level_active",
     .argspec = &tl_spec,
+    .state_size = sizeof(struct two_level),
     .create = tl_create,
     .destroy = tl_destroy,
     .order = tl_order,
