@@ -310,7 +310,7 @@ static void *last_state;
 
 static void *capture_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    return last_state = pol_l1d_cacp.create(p, err) /* p: parsed and allocated for the copy */;
+    return last_state = pol_l1d_cacp.create(p, err); /* p: parsed, state made */
 }
 
 static enum mem_cache_result read_now(struct mem_cache *c, uint32_t pc, uint64_t line,

@@ -238,7 +238,7 @@ static void *last_state;
 
 static void *capture_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    return last_state = pol_l1d_ctrlc.create(p, err) /* p: parsed and allocated for the copy */;
+    return last_state = pol_l1d_ctrlc.create(p, err); /* p: parsed, state made */
 }
 
 static struct mem_cache *mk_cache(const struct pol_l1d_ops *pol, const char *args)

@@ -40,7 +40,7 @@ static struct pol_l1d_ops g_wrap;
 
 static void *wrap_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    g_st = pol_l1d_create(&pol_l1d_locality, p, err);
+    g_st = pol_l1d_locality.create(p, err); /* p: parsed and allocated for the copy */
     return g_st;
 }
 
