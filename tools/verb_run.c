@@ -1,8 +1,10 @@
 /*
  * `ptxsim run [OPTIONS] -- PROGRAM [ARGS...]`: runs an unmodified CUDA
- * program (built by nvcc with `-cudart shared`) on ptxsim. It puts ptxsim's
- * libcudart.so.13 first in LD_LIBRARY_PATH (the build tree's when ptxsim
- * runs from its build directory, else the installed one in $(pkglibdir)),
+ * program (built by nvcc with `-cudart shared`, or using the driver API) on
+ * ptxsim. It puts the directory of ptxsim's libcudart.so.13 and libcuda.so.1
+ * (one library, two names) first in LD_LIBRARY_PATH, for the program only
+ * (the build tree's when ptxsim runs from its build directory, else the
+ * installed one in $(pkglibdir)),
  * passes the options to the library through PTXSIM_* variables and execs
  * the program, whose stdout and stderr pass through untouched.
  */
@@ -54,7 +56,8 @@ static void usage(FILE *out)
                  "  --memcheck           stop at the first device access outside an allocation\n"
                  "                       (-o ptxsim_memcheck=1; default: such accesses inside\n"
                  "                       mapped pages succeed as on a GPU and are counted)\n"
-                 "PROGRAM must be built with `nvcc -cudart shared`.\n");
+                 "A CUDA PROGRAM must be built with `nvcc -cudart shared` or use the driver\n"
+                 "API (libcuda.so.1); NVRTC programs run as they are.\n");
 }
 
 static int add_option(struct run_opts *o, const char *kv)
@@ -264,7 +267,9 @@ static int check_program(const char *name)
     if (fatbin_elf_needs_cudart(path, &needs, &err) == 0 && !needs && has_fatbin(path)) {
         fprintf(stderr,
                 "ptxsim run: %s is linked statically to the CUDA runtime (nvcc's "
-                "default); rebuild it with `nvcc -cudart shared` to run it on ptxsim\n",
+                "default), which needs NVIDIA's private driver tables (cuGetExportTable) that "
+                "ptxsim does not provide yet; rebuild it with `nvcc -cudart shared` to run it "
+                "on ptxsim\n",
                 name);
         return 1;
     }

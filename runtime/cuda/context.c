@@ -2,7 +2,8 @@
  * The process-wide runtime context: created on first use (usually by the
  * program's static constructors calling __cudaRegisterFatBinary), configured
  * from the PTXSIM_* environment that `ptxsim run` sets, and torn down by the
- * library destructor after the statistics file is written.
+ * library destructor after the statistics file is written (teardown.c, which
+ * alone knows the parts that hold device state; this file calls none of them).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -122,6 +123,9 @@ cudaError_t rt_lock(struct rt_ctx **out)
     c = g_ctx;
     if (!c)
         return cudaErrorInitializationError;
+    /* As NVIDIA's runtime makes the primary context current on a thread it runs on. */
+    if (!g_thread.driver_depth)
+        g_thread.runtime_bound = true;
     pthread_mutex_lock(&c->lock);
     if (c->unloading || c->init_err) {
         cudaError_t e = c->unloading ? cudaErrorCudartUnloading : c->init_err;
@@ -179,50 +183,34 @@ cudaError_t rt_lock_for_exit(struct rt_ctx **out)
     return cudaSuccess;
 }
 
-cudaError_t rt_device_recreate(struct rt_ctx *c)
+bool rt_warned_mark(struct rt_ctx *c, const char *name)
 {
-    struct ptxsim_options o = c->opts;
+    char **nw;
 
-    rt_fatbin_unload_all(c);
-    rt_host_release_all(c, true);
-    rt_arrays_release(c); /* their memory and the objects over them go with the device */
-    rt_texobjs_release(c);
-    ptxsim_device_destroy(c->dev);
-    c->dev = NULL;
-    c->dev_used = false;
-    c->dev_bytes = 0;
-    c->sticky = cudaSuccess;
-    if (c->limit_stack > o.local_per_thread)
-        o.local_per_thread = (uint32_t)c->limit_stack;
-    if (c->limit_heap > o.heap_bytes)
-        o.heap_bytes = c->limit_heap;
-    if (ptxsim_device_create(&o, &c->dev)) {
-        c->init_err = cudaErrorDevicesUnavailable; /* no device any more: every call fails */
-        return c->init_err;
-    }
-    c->opts = o;
-    return rt_host_remap(c);
+    for (size_t i = 0; i < c->nwarned; i++)
+        if (!strcmp(c->warned[i], name))
+            return false;
+    nw = realloc(c->warned, (c->nwarned + 1) * sizeof(*nw));
+    if (!nw)
+        return true;
+    c->warned = nw;
+    c->warned[c->nwarned] = strdup(name);
+    if (c->warned[c->nwarned])
+        c->nwarned++;
+    return true;
 }
 
 void rt_warn_unsupported(struct rt_ctx *c, const char *name)
 {
     const char *feature;
-    char **nw;
 
-    for (size_t i = 0; i < c->nwarned; i++)
-        if (!strcmp(c->warned[i], name))
-            return;
-    feature = rt_feature_of(name);
-    fprintf(stderr, "ptxsim: %s is not supported%s%s%s: it returns cudaErrorNotSupported and the "
-                    "program goes on\n",
-            name, feature ? " (" : "", feature ? feature : "", feature ? ")" : "");
-    nw = realloc(c->warned, (c->nwarned + 1) * sizeof(*nw));
-    if (!nw)
+    if (!rt_warned_mark(c, name))
         return;
-    c->warned = nw;
-    c->warned[c->nwarned] = strdup(name);
-    if (c->warned[c->nwarned])
-        c->nwarned++;
+    feature = rt_feature_of(name);
+    fprintf(stderr,
+            "ptxsim: %s is not supported%s%s%s: it returns cudaErrorNotSupported and the "
+            "program goes on\n",
+            name, feature ? " (" : "", feature ? feature : "", feature ? ")" : "");
 }
 
 int rt_unsupported(const char *name)
@@ -243,42 +231,28 @@ void rt_account_copy(struct rt_ctx *c, size_t n)
     c->copy_bytes += n;
 }
 
-static void free_warned(struct rt_ctx *c)
+/*
+ * The exit path's view of the context (teardown.c): NULL when it was never
+ * created, else locked as rt_lock_for_exit does, but even after a failed start
+ * (init_err) so that what was set up can still be freed.
+ */
+struct rt_ctx *rt_ctx_for_fini(void)
+{
+    struct rt_ctx *c = g_ctx;
+
+    return c && lock_for_exit(c) ? c : NULL;
+}
+
+bool rt_ctx_started(void)
+{
+    return g_ctx != NULL;
+}
+
+void rt_warned_free(struct rt_ctx *c)
 {
     for (size_t i = 0; i < c->nwarned; i++)
         free(c->warned[i]);
     free(c->warned);
     c->warned = NULL;
     c->nwarned = 0;
-}
-
-/*
- * At exit (after the program's atexit handlers, which unregister its
- * fatbins): write the statistics, then release the device. Later calls get
- * cudaErrorCudartUnloading.
- */
-__attribute__((destructor)) static void ctx_fini(void)
-{
-    struct rt_ctx *c = g_ctx;
-
-    if (!c || !lock_for_exit(c))
-        return;
-    if (!c->init_err)
-        rt_stats_write(c);
-    c->unloading = true;
-    rt_registry_free(c);
-    rt_host_release_all(c, false);
-    rt_streams_release(c);
-    rt_arrays_release(c);
-    rt_texobjs_release(c);
-    ptxsim_device_destroy(c->dev);
-    c->dev = NULL;
-    free_warned(c);
-    free(c->kstats);
-    c->kstats = NULL;
-    c->nkstats = c->cap_kstats = 0;
-    free(c->stats_path);
-    c->stats_path = NULL;
-    ps_config_free(&c->cfg);
-    pthread_mutex_unlock(&c->lock);
 }

@@ -86,6 +86,12 @@ struct rt_fatbin {
     struct fatbin *units;
     int *unit_ptx;
     uint32_t nunits;
+    /* Driver API modules and libraries (drv_module.c): no wrapper, fb parsed from image_copy. */
+    bool driver;
+    bool from_text;      /* loaded from PTX text: load errors are CUDA_ERROR_INVALID_PTX */
+    bool library;        /* loaded by cuLibraryLoad*: cuModuleUnload refuses it */
+    void *owner;         /* the CUcontext whose destruction unloads it; NULL for libraries */
+    uint8_t *image_copy; /* the fatbin the program passed, copied (owned) */
 };
 
 enum rt_host_kind { RT_HOST_PINNED, RT_HOST_MANAGED, RT_HOST_REGISTERED, RT_HOST_VARS };
@@ -182,6 +188,8 @@ struct rt_callcfg {
 
 struct rt_thread {
     cudaError_t last;
+    unsigned driver_depth; /* inside a driver API call (drv_error.c): not a runtime call */
+    bool runtime_bound;    /* a runtime call ran here: the primary context is current */
     unsigned ncfg;
     struct rt_callcfg cfg[RT_CFG_DEPTH];
 };
@@ -205,8 +213,14 @@ cudaError_t rt_unlock(struct rt_ctx *c, cudaError_t e);
 struct rt_thread *rt_thread(void);
 /* Records e as the calling thread's last error (no-op for cudaSuccess). */
 void rt_set_last(cudaError_t e);
-/* Recreates the device (cudaDeviceReset and limit changes); modules reload on next use. */
-cudaError_t rt_device_recreate(struct rt_ctx *c);
+/* Whether the context exists (some CUDA call, runtime or driver, has run). */
+bool rt_ctx_started(void);
+/* The context locked for the exit path, or NULL if it was never created (teardown.c). */
+struct rt_ctx *rt_ctx_for_fini(void);
+/* Frees the names of unsupported functions already reported. */
+void rt_warned_free(struct rt_ctx *c);
+/* Records that NAME was reported; false when it already was (each is reported once). */
+bool rt_warned_mark(struct rt_ctx *c, const char *name);
 /* Prints "ptxsim: NAME is not supported" once per name. */
 void rt_warn_unsupported(struct rt_ctx *c, const char *name);
 /*
@@ -217,6 +231,9 @@ cudaError_t rt_copy_enter(struct rt_ctx **c, cudaStream_t stream, bool has_strea
 /* A 2D copy of height rows of width bytes (cudaMemcpy2D's rules; copy.c). */
 cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
                        size_t spitch, size_t width, size_t height, int kind);
+/* A checked launch of kernel k (launch.c): the path every runtime and driver launch takes. */
+cudaError_t rt_launch(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block, void **args,
+                      size_t shmem, cudaStream_t stream);
 /* CUDA arrays (array.c): the array behind a cudaArray_t, or NULL when it is not one. */
 struct rt_array *rt_array_find(struct rt_ctx *c, const void *a);
 void rt_arrays_release(struct rt_ctx *c);
@@ -224,6 +241,10 @@ void rt_arrays_release(struct rt_ctx *c);
 void rt_texobjs_release(struct rt_ctx *c);
 /* Advances the simulated clock by a copy or set of n bytes. */
 void rt_account_copy(struct rt_ctx *c, size_t n);
+
+/* teardown.c: the release steps of every part, in order */
+/* Recreates the device (cudaDeviceReset and limit changes); modules reload on next use. */
+cudaError_t rt_device_recreate(struct rt_ctx *c);
 
 /* error.c */
 /*
@@ -236,6 +257,8 @@ cudaError_t rt_take_fault(struct rt_ctx *c, int code);
 /* register.c */
 /* Loads fb's module if needed; returns cudaSuccess or the image's load error. */
 cudaError_t rt_fatbin_load(struct rt_ctx *c, struct rt_fatbin *fb);
+/* Frees one registration or driver module: its kernels retire (their names back the statistics). */
+void rt_fatbin_destroy(struct rt_ctx *c, struct rt_fatbin *fb);
 /* Drops every loaded module (cudaDeviceReset); the registrations stay. */
 void rt_fatbin_unload_all(struct rt_ctx *c);
 /* Frees every registration (library destructor). */

@@ -168,6 +168,12 @@ static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 gri
     return e ? e : run(c, k, grid, block, args, shmem);
 }
 
+cudaError_t rt_launch(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block, void **args,
+                      size_t shmem, cudaStream_t stream)
+{
+    return launch_kernel(c, k, grid, block, args, shmem, stream);
+}
+
 static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
                           cudaStream_t stream)
 {

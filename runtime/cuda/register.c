@@ -138,7 +138,7 @@ static void retire_kernels(struct rt_ctx *c, struct rt_fatbin *fb)
     }
 }
 
-static void fatbin_destroy(struct rt_ctx *c, struct rt_fatbin *fb)
+void rt_fatbin_destroy(struct rt_ctx *c, struct rt_fatbin *fb)
 {
     retire_kernels(c, fb);
     free_vars(c, fb);
@@ -148,6 +148,7 @@ static void fatbin_destroy(struct rt_ctx *c, struct rt_fatbin *fb)
     fatbin_free(&fb->fb);
     rt_rdc_free(fb);
     free(fb->ptx);
+    free(fb->image_copy);
     free(fb);
 }
 
@@ -162,7 +163,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
             struct rt_fatbin *fb = *pf;
 
             *pf = fb->next;
-            fatbin_destroy(c, fb);
+            rt_fatbin_destroy(c, fb);
             break;
         }
     }
@@ -175,7 +176,7 @@ void rt_registry_free(struct rt_ctx *c)
         struct rt_fatbin *fb = c->fatbins;
 
         c->fatbins = fb->next;
-        fatbin_destroy(c, fb);
+        rt_fatbin_destroy(c, fb);
     }
     retire_kernels(c, NULL);
     free_vars(c, NULL);
@@ -393,6 +394,8 @@ static cudaError_t load_ptx(struct rt_ctx *c, struct rt_fatbin *fb)
         }
         fb->ptx = (char *)data;
         dump_ptx(fb);
+    } else if (fb->driver) {
+        dump_ptx(fb); /* a driver module from PTX text (drv_module.c) */
     }
     rc = ptxsim_module_load(c->dev, fb->ptx, fb->ptx_len, fb->name, &fb->mod);
     if (rc) {
@@ -480,6 +483,8 @@ unsigned rt_target_sm(struct rt_ctx *c)
     unsigned sm = 0;
 
     for (struct rt_fatbin *fb = c->fatbins; fb; fb = fb->next) {
+        if (fb->driver) /* driver modules do not change the device (docs/cuda-driver.md) */
+            continue;
         if (fb->ptx_index >= 0 && fb->fb.entries[fb->ptx_index].sm > sm)
             sm = fb->fb.entries[fb->ptx_index].sm;
         if (rt_rdc_sm(fb) > sm)
