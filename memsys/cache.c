@@ -563,9 +563,11 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
         return;
     }
     if (c->obs && res != MEM_SENT)
-        /* A merge into a pending MSHR is not a new miss (CCWS probes its VTA on new misses). */
-        c->obs(c->obs_ctx, res == MEM_MISS ? MEM_OBS_MISS : MEM_OBS_HIT, r,
-               r->addr >> c->line_shift, r->warp, now);
+        c->obs(c->obs_ctx,
+               res == MEM_MISS           ? MEM_OBS_MISS
+               : res == MEM_HIT_RESERVED ? MEM_OBS_MERGE
+                                         : MEM_OBS_HIT,
+               r, r->addr >> c->line_shift, r->warp, now);
     c->st.accesses++;
     if (r->type == MEM_READ)
         c->st.reads++;

@@ -115,9 +115,11 @@ void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx,
  * MEM_OBS_MISS, r the request), and every eviction of a valid line
  * (MEM_OBS_EVICT, line and the warp that allocated it; r describes the line
  * as the request that allocated it, its t_issue the allocation cycle, so an
- * observer can tell a slot's earlier warp from its current one).
+ * observer can tell a slot's earlier warp from its current one). A read
+ * merging into a pending MSHR is MEM_OBS_MERGE (GPGPU-Sim's L1D answers it
+ * MISS, and CCWS's authors probe the VTA on it).
  */
-enum mem_obs_kind { MEM_OBS_HIT, MEM_OBS_MISS, MEM_OBS_EVICT };
+enum mem_obs_kind { MEM_OBS_HIT, MEM_OBS_MISS, MEM_OBS_EVICT, MEM_OBS_MERGE };
 typedef void (*mem_cache_observer)(void *ctx, enum mem_obs_kind kind, const struct mem_req *r,
                                    uint64_t line, uint16_t warp, uint64_t now);
 void mem_cache_set_observer(struct mem_cache *c, mem_cache_observer fn, void *ctx);

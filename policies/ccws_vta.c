@@ -12,6 +12,8 @@
 struct pol_ccws_vta {
     uint32_t nparts, nsets, assoc;
     enum pol_ccws_vta_repl repl;
+    bool hashed;      /* the authors' hashed set index (pol_ccws_vta_set_hashed) */
+    uint32_t set_log; /* log2(nsets) when nsets is a power of two, else UINT32_MAX */
     uint64_t *tags;   /* [part][set][way] */
     uint32_t *nvalid; /* [part][set] */
 };
@@ -31,6 +33,11 @@ struct pol_ccws_vta *pol_ccws_vta_create(uint32_t nparts, uint32_t entries, uint
     v->nsets = entries / assoc;
     v->assoc = assoc;
     v->repl = repl;
+    v->hashed = false;
+    v->set_log = UINT32_MAX;
+    for (uint32_t b = 0; b < 32; b++)
+        if ((1u << b) == v->nsets)
+            v->set_log = b;
     nsets_all = (size_t)nparts * v->nsets;
     v->tags = malloc(nsets_all * assoc * sizeof(*v->tags));
     v->nvalid = calloc(nsets_all, sizeof(*v->nvalid));
@@ -50,9 +57,24 @@ void pol_ccws_vta_destroy(struct pol_ccws_vta *v)
     free(v);
 }
 
+void pol_ccws_vta_set_hashed(struct pol_ccws_vta *v, bool hashed)
+{
+    v->hashed = hashed;
+}
+
+/*
+ * The set of a line: line % sets, or with the authors' hash (every cache of
+ * their GPGPU-Sim 3.0.2 fork, USE_SET_INDEX_HASH, odd multiple 7) the low
+ * bits plus 7 times the bits above them, modulo the (power of two) set
+ * count; for the 2-set VTA that is bit 0 XOR bit 1 of the line address.
+ */
 static size_t set_index(const struct pol_ccws_vta *v, uint32_t part, uint64_t line)
 {
-    return (size_t)part * v->nsets + (size_t)(line % v->nsets);
+    uint64_t set = line % v->nsets;
+
+    if (v->hashed && v->set_log != UINT32_MAX)
+        set = ((line & (v->nsets - 1)) + (line >> v->set_log) * 7) & (v->nsets - 1);
+    return (size_t)part * v->nsets + (size_t)set;
 }
 
 /* The way of line in set si, or assoc when absent. */

@@ -6,9 +6,9 @@
  * array is probed, and a hit means the warp lost locality it had.
  *
  * A partition of `entries` tags is split into entries / assoc sets, picked
- * by the low bits of the line address (line % sets), as a cache picks its
- * set. Tags are whole line addresses, so no two lines alias. Replacement
- * inside a set is FIFO (the authors' code, "2:128:8:F": re-inserting a
+ * by the low bits of the line address (line % sets) or, as the authors'
+ * code does, by their hashed index (pol_ccws_vta_set_hashed). Tags are whole line addresses, so no
+ * two lines alias. Replacement inside a set is FIFO (the authors' code, "2:128:8:F": re-inserting a
  * tag that is present does not move it, a probe hit does not move it) or
  * LRU (a probe hit and a re-insert make the tag the newest). A probe hit
  * leaves the entry in place in both.
@@ -35,6 +35,12 @@ struct pol_ccws_vta;
 struct pol_ccws_vta *pol_ccws_vta_create(uint32_t nparts, uint32_t entries, uint32_t assoc,
                                          enum pol_ccws_vta_repl repl);
 void pol_ccws_vta_destroy(struct pol_ccws_vta *v);
+
+/*
+ * hashed: pick the set as the authors' code does (low bits + 7 x the bits
+ * above, for a power-of-two set count); false (the default): line % sets.
+ */
+void pol_ccws_vta_set_hashed(struct pol_ccws_vta *v, bool hashed);
 
 /* Puts line into partition part (a line already there stays where it is under FIFO). */
 void pol_ccws_vta_insert(struct pol_ccws_vta *v, uint32_t part, uint64_t line);

@@ -35,8 +35,9 @@ struct pol_warp_view {
 /* The next instruction of a warp, for may_issue (CCWS throttles loads only). */
 struct pol_instr_view {
     bool is_mem;
-    bool is_load;  /* global or local load (what CCWS may hold back) */
-    uint8_t space; /* enum isa_space */
+    bool is_load;   /* global or local load (what CCWS may hold back) */
+    bool is_atomic; /* global atomic or reduction (the authors' CCWS holds these back too) */
+    uint8_t space;  /* enum isa_space */
     uint32_t pc;
 };
 
@@ -64,6 +65,8 @@ enum pol_mem_event {
      * `slot` since (the slot is empty or holds a newer warp).
      */
     POL_MEM_L1_EVICT_EXITED,
+    /* Warp `slot` read line `line`, already being fetched: the read merged into the MSHR. */
+    POL_MEM_L1_MERGE,
 };
 
 struct pol_warp_sched_params {
@@ -72,8 +75,14 @@ struct pol_warp_sched_params {
     uint32_t max_warps; /* warp slots of the SM */
     uint32_t sm;
     const char *args; /* text after "name:" in -gpgpu_scheduler, "" if none */
-    void *state;      /* ops->state_size zeroed bytes (policies/create.h), or NULL */
-    const void *cfg;  /* args parsed by ops->argspec (policies/create.h), during create */
+    /*
+     * One pointer per SM, NULL at first, that the SM's schedulers may use to
+     * share one state (CCWS's per-core point system); NULL: nothing shared.
+     * The SM destroys all its schedulers together.
+     */
+    void **sm_shared;
+    void *state;     /* ops->state_size zeroed bytes (policies/create.h), or NULL */
+    const void *cfg; /* args parsed by ops->argspec (policies/create.h), during create */
 };
 
 struct pol_argspec;
@@ -104,6 +113,12 @@ struct pol_warp_sched_ops {
     void (*on_event)(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now);
     /* L1D hits, misses and evictions of this scheduler's warps (NULL = not wanted). */
     void (*on_mem)(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now);
+    /*
+     * The warp in slot resolved the branch at pc (instruction index) at cycle
+     * now: next_pc is the start of a path it will run; a warp that diverges
+     * reports each of its paths (CAWA's nInst). NULL = not wanted.
+     */
+    void (*on_branch)(void *st, uint32_t slot, uint32_t pc, uint32_t next_pc, uint64_t now);
     /* Writes the policy's state over time as CSV (NULL = nothing to write). */
     int (*dump)(const void *st, FILE *out, struct ps_err *err);
     /*

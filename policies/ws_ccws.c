@@ -1,95 +1,71 @@
 /*
  * Cache-conscious wavefront scheduling, "ccws" (Rogers, O'Connor, Aamodt,
- * MICRO 2012; seed 004 sections 3.2-3.9, oracles 14-27 and 32).
+ * MICRO 2012; seed 004 sections 3.2-3.9, oracles 14-27 and 32), as its
+ * authors' code runs it (tgrogers/ccws-2012, written down point by point in
+ * shared/design/seeds/004_ccws_authors_code.md; "write-up" below). Every
+ * place where an earlier reading of the paper differs is a key whose
+ * default is the authors' behaviour (docs/policies.md has the table).
  *
  * Lost-locality detection: every warp slot has a victim tag array
- * (policies/ccws_vta.c). An L1D eviction puts the line into the VTA of the
- * warp that allocated it (POL_MEM_L1_EVICT carries that warp); an L1D miss
- * probes the missing warp's own VTA (POL_MEM_L1_MISS), and a hit is a VTA
- * hit for that warp. Every request counts, so one uncoalesced load can make
- * several VTA hits (oracle 32).
+ * (policies/ccws_vta.c, 2 sets x 8 ways, FIFO, the authors' hashed set
+ * index). An L1D eviction puts the line into the VTA of the slot of its
+ * source warp, the last that missed or merged on it (evict_to=source), even
+ * if that warp has exited (evict_exited=insert: the
+ * authors keep a slot's VTA across warps and clear them all only when the
+ * SM runs dry, their kernel-end L1D flush). Every L1D read miss, and every
+ * read that merges into a pending MSHR (merge=probe; GPGPU-Sim answers a
+ * merge MISS), probes the reading warp's own VTA; a hit is a VTA hit.
  *
- * Scoring: a warp arriving in a slot has the base score (100). A VTA hit
- * sets the warp's lost-locality score to max(base, LLDS), Eq. (1):
+ * Scoring (the write-up's point system, one per SM shared by its
+ * schedulers, share=sm): H and I are the VTA hits and issued instructions
+ * of the live warps (an exiting warp takes its own out, reset=live), and
  *
- *     LLDS = VTAHits_Total / InstIssued_Total * K_THROTTLE * CumLLSCutoff
+ *     P = trunc((float)H / I * k * cutoff),  cutoff = 100 x live warps
  *
- * with CumLLSCutoff = active warps * base, so a second hit at the same
- * ratio does not raise the score further (the paper's cap at LLDS; seed
- * ambiguity 2). Every cycle each score above the base drops by one point
- * (one point per decay_period cycles), never below the base. The counters
- * are running totals, reset when a warp arrives at a scheduler that had no
- * warps (the start of a kernel on this SM; ambiguity 5).
+ * A VTA hit adds P (k = k_throttle, the authors' k_vc_add) and clamps:
+ * a score at or below the base becomes the base, one above the cap P'
+ * (k = k_wsc) becomes P', so with k_throttle = k_wsc = 8 a hit sets the
+ * score to max(base, P). Every core cycle a score above the base loses a
+ * point and is clamped again (reclamp=1), and every L1D access of a warp
+ * clamps its score (which is how a warp in a reused slot, starting at 0,
+ * start=zero, reaches the base).
  *
- * Throttling: the active warps sorted by score, highest first (ties: older
- * first), and summed; a warp may issue global and local loads only while
- * the sum of the scores ranked before it is below the cutoff (the authors'
- * boundary rule, ambiguity 3; "boundary=within" asks instead that the sum
- * including it stays at or below the cutoff). Everything else issues
- * freely (ambiguity 7). The issue order underneath is greedy then oldest,
- * exactly as "gto", so with no VTA hits the two issue identically (oracle
- * 14). The SM issues the first warp in that order that is ready and that
- * may_issue allows (the paper's intersection logic, oracle 24).
+ * Throttling: each cycle the live warps of the SM are sorted by score,
+ * highest first, ties by lower slot (tie=slot), and taken onto the
+ * exclusive list until the sum reaches the cutoff of the previous cycle;
+ * the warp that reaches it is on the list. If the sum reaches it, a warp
+ * off the list may not issue a global or local load or a global atomic
+ * (atomics=hold); everything else issues freely, in gto's order (each
+ * scheduler with its own greedy warp), so with no VTA hits ccws issues as
+ * gto (oracle 14).
  *
- * Time: `now` is the SM's core cycle, one warp issue per scheduler per
- * cycle, the authors' (and seed 004's recommended) decay clock. The SM may
- * skip dead cycles, so decay is applied lazily from the cycle count at each
- * call. Each scheduler of an SM runs its own instance over its own warps
- * (as swl does): with one scheduler per SM, as in the paper, that is the
- * per-core mechanism exactly.
+ * Time: `now` is the SM's core cycle. The SM may skip dead cycles, so the
+ * decay is applied lazily from the cycle count (the cap cannot change
+ * while nothing issues). decay=inst instead counts one step per
+ * decay_period instructions issued: scores then stand still while nothing
+ * issues, so a barred warp whose CTA waits for it at a barrier may load
+ * until it gets there.
  *
- * decay=inst instead counts one decay step per decay_period instructions
- * this scheduler issues (seed ambiguity 1 asks for a configurable decay
- * clock): on a memory-bound SM that issues a few instructions per hundred
- * cycles, a throttling episode then outlives a load's round trip. Scores
- * stand still while nothing issues, so a barred warp whose CTA waits for it
- * at a barrier may load until it gets there.
- *
- * Writes: a global store to a line removes it from every warp's VTA
- * (write-evict; the authors' code, oracle 31); vta_write=keep ignores
- * stores. An eviction of a line whose allocating warp has since left the
- * slot (POL_MEM_L1_EVICT_EXITED, the SM compares the line's allocation
- * cycle with the slot's current warp) goes into no VTA.
- *
- * Options ("ccws:key=value,key=value"; defaults are the paper's Table 3):
- * vta_entries=16, vta_assoc=8, vta_repl=fifo|lru, k_throttle=8, base=100,
- * decay_period=1, boundary=before|within, tie=age|slot, reclamp=0|1 (the
- * authors' code also clamps every score to the current LLDS at each decay
- * step), reset=idle|never, decay=cycle|inst, vta_write=invalidate|keep,
- * series_cap=16384.
+ * Writes: a global store removes its line from every VTA (vta_write).
+ * Still different from the authors' code (docs/policies.md): a store miss does not push its set's
+ * LRU line into a VTA; stale invalidated lines are not reinserted; barriers count in I.
  */
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policies/args.h"
-#include "policies/ccws_vta.h"
-#include "policies/sched_builtin.h"
+#include "policies/ccws_int.h"
 #include "policies/series.h"
+#include "policies/sched_builtin.h"
 #include "policies/util.h"
 #include "policies/warp_sched.h"
-#include "policies/ws_ccws.h"
-
-enum { REPL_FIFO, REPL_LRU };
-enum { BOUNDARY_BEFORE, BOUNDARY_WITHIN };
-enum { TIE_AGE, TIE_SLOT };
-enum { RESET_IDLE, RESET_NEVER };
-enum { DECAY_CYCLE, DECAY_INST };
-enum { WRITE_INVALIDATE, WRITE_KEEP };
-
-/* Every option is a uint32_t; words-valued ones hold the index of the word. */
-struct ccws_opts {
-    uint32_t entries, assoc, repl, k, base, decay_period, boundary, tie, reclamp, reset;
-    uint32_t decay, vta_write;
-    uint32_t series_cap;
-};
 
 #define KEY_U(k, f, d, lo, hi, help) POL_KEY_UINT(k, struct ccws_opts, f, d, lo, hi, help)
 #define KEY_W(k, f, d, words, help) POL_KEY_WORD(k, struct ccws_opts, f, d, words, help)
 
-/* The defaults are the paper's Table 3. */
-static const struct pol_arg keys[] = {
+/* The options, in the order the trace writes them; adding one is one line. */
+static const struct pol_arg ccws_args[] = {
     KEY_U("vta_entries", entries, 16, 1, 1u << 16, "VTA tags per warp"),
     KEY_U("vta_assoc", assoc, 8, 1, 1u << 16, "ways per VTA set; divides vta_entries"),
     KEY_W("vta_repl", repl, REPL_FIFO, "fifo|lru", "replacement within a VTA set"),
@@ -97,12 +73,22 @@ static const struct pol_arg keys[] = {
     KEY_U("base", base, 100, 1, 1u << 20, "the base locality score"),
     KEY_U("decay_period", decay_period, 1, 1, UINT32_MAX, "core cycles per point of decay"),
     KEY_W("boundary", boundary, BOUNDARY_BEFORE, "before|within", "the cutoff test"),
-    KEY_W("tie", tie, TIE_AGE, "age|slot", "ties in the score stack"),
-    KEY_U("reclamp", reclamp, 0, 0, 1, "1: each decay step lowers scores to the LLDS"),
-    KEY_W("reset", reset, RESET_IDLE, "idle|never", "when Eq. (1)'s counters restart"),
+    KEY_W("tie", tie, TIE_SLOT, "age|slot", "ties in the score stack"),
+    KEY_U("reclamp", reclamp, 1, 0, 1, "1: each decay step lowers scores to the LLDS"),
+    KEY_W("reset", reset, RESET_LIVE, "live|idle|never", "what Eq. (1)'s counters cover"),
     KEY_W("decay", decay, DECAY_CYCLE, "cycle|inst", "the decay clock"),
     KEY_W("vta_write", vta_write, WRITE_INVALIDATE, "invalidate|keep", "stores and VTA entries"),
     KEY_U("series_cap", series_cap, 16384, 0, 1u << 24, "most points of the permitted series"),
+    KEY_U("k_wsc", k_wsc, 8, 0, UINT32_MAX, "K of the warp-scheduler cutoff"),
+    KEY_W("share", share, SHARE_SM, "sm|sched", "one point system per SM or per scheduler"),
+    KEY_W("start", start, START_ZERO, "zero|base", "a recycled slot's first score"),
+    KEY_W("vta_exit", vta_exit, VEXIT_KEEP, "keep|clear", "an exited warp's VTA"),
+    KEY_W("evict_exited", evict_exited, EEXIT_INSERT, "insert|drop",
+          "evictions of lines whose warp left"),
+    KEY_W("merge", merge, MERGE_PROBE, "probe|ignore", "MSHR merges and the VTA"),
+    KEY_W("vta_index", vta_index, INDEX_HASH, "hash|mod", "the VTA set index"),
+    KEY_W("atomics", atomics, ATOMICS_HOLD, "hold|free", "global atomics under throttling"),
+    KEY_W("evict_to", evict_to, EVICT_TO_SOURCE, "source|alloc", "whose VTA an eviction enters"),
 };
 
 static int check_opts(void *cfg, char *why, size_t len)
@@ -114,76 +100,99 @@ static int check_opts(void *cfg, char *why, size_t len)
     return 0;
 }
 
-static const struct pol_argspec ccws_spec = POL_ARGSPEC_KEYS(struct ccws_opts, keys, check_opts);
-
-struct ccws_warp {
-    bool occupied;  /* a warp is in the slot */
-    bool age_known; /* its age has been seen in a view */
-    bool permitted; /* may issue global/local loads this cycle */
-    uint64_t age;
-    uint32_t lls; /* lost-locality score */
-};
-
-struct ccws_point {
-    uint64_t cycle;
-    uint32_t active, permitted;
-};
-
-struct ccws {
-    struct ccws_opts o;
-    uint32_t sm, sched_id, max_warps;
-    struct ccws_warp *w; /* [max_warps], by slot */
-    struct pol_ccws_vta *vta;
-    uint32_t *rank; /* scratch: view indices by score */
-    uint32_t greedy_slot;
-    uint64_t greedy_age;
-    uint32_t resident; /* warps in this scheduler's slots, from the events */
-    bool anchored;     /* decay_at is meaningful */
-    uint64_t decay_at; /* decay has been applied up to this cycle (decay=inst: instruction) */
-    struct pol_ccws_stats st;
-    uint64_t *hist;           /* [max_warps + 1]: cycles by permitted count */
-    struct pol_series series; /* ccws_points: the changes of (active, permitted), oldest first */
-    uint32_t last_active, last_permitted; /* as of the last cycle */
-};
+const struct pol_argspec pol_ccws_argspec =
+    POL_ARGSPEC_KEYS(struct ccws_opts, ccws_args, check_opts);
 
 /* ---------------------------------------------------------------- lifecycle */
 
+static void core_destroy(struct ccws *c)
+{
+    if (!c)
+        return;
+    pol_ccws_vta_destroy(c->vta);
+    free(c->w);
+    free(c->rank);
+    free(c->hist);
+    pol_series_free(&c->series);
+    free(c->src_line);
+    free(c->src_slot);
+    free(c);
+}
+
+static struct ccws *core_create(const struct ccws_opts *o, const struct pol_warp_sched_params *p)
+{
+    struct ccws *c = calloc(1, sizeof(*c));
+    uint64_t cut = (uint64_t)p->max_warps * o->base;
+
+    if (!c)
+        return NULL;
+    c->o = *o;
+    c->sm = p->sm;
+    pol_series_init(&c->series, sizeof(struct ccws_point), o->series_cap);
+    c->max_warps = p->max_warps;
+    /* A fresh core's cutoff counts every slot (write-up 5.1) until the first evaluation. */
+    c->cut = cut > UINT32_MAX ? UINT32_MAX : (uint32_t)cut;
+    c->w = calloc(p->max_warps, sizeof(*c->w));
+    c->rank = calloc(p->max_warps, sizeof(*c->rank));
+    c->hist = calloc((size_t)p->max_warps + 1, sizeof(*c->hist));
+    if (o->evict_to == EVICT_TO_SOURCE) {
+        c->src_line = calloc(CCWS_SRC_ENTRIES, sizeof(*c->src_line));
+        c->src_slot = calloc(CCWS_SRC_ENTRIES, sizeof(*c->src_slot));
+        if (!c->src_line || !c->src_slot) {
+            core_destroy(c);
+            return NULL;
+        }
+    }
+    c->vta = pol_ccws_vta_create(p->max_warps, o->entries, o->assoc,
+                                 o->repl == REPL_LRU ? POL_CCWS_VTA_LRU : POL_CCWS_VTA_FIFO);
+    if (!c->w || !c->rank || !c->hist || !c->vta) {
+        core_destroy(c);
+        return NULL;
+    }
+    pol_ccws_vta_set_hashed(c->vta, o->vta_index == INDEX_HASH);
+    return c;
+}
+
 static void ccws_destroy(void *st)
 {
-    struct ccws *s = st;
+    struct ccws_sched *s = st;
 
     if (!s)
         return;
-    pol_ccws_vta_destroy(s->vta);
-    free(s->w);
-    free(s->rank);
-    free(s->hist);
-    pol_series_free(&s->series);
+    if (s->c && --s->c->refs == 0) {
+        if (s->c->home)
+            *s->c->home = NULL;
+        core_destroy(s->c);
+    }
 }
 
 static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
     const struct ccws_opts o = *(const struct ccws_opts *)p->cfg;
-    struct ccws *s;
+    struct ccws_sched *s = p->state;
+    bool share;
 
     if (!p->max_warps) {
         ps_err_set(err, PS_EINVAL, "warp scheduler ccws needs the SM's warp slot count");
         return NULL;
     }
-    s = p->state;
-    s->o = o;
-    s->sm = p->sm;
     s->sched_id = p->sched_id;
-    s->max_warps = p->max_warps;
+    s->nsched = p->nsched ? p->nsched : 1;
     s->greedy_slot = POL_UTIL_NO_SLOT;
-    pol_series_init(&s->series, sizeof(struct ccws_point), o.series_cap);
-    s->w = calloc(p->max_warps, sizeof(*s->w));
-    s->rank = calloc(p->max_warps, sizeof(*s->rank));
-    s->hist = calloc((size_t)p->max_warps + 1, sizeof(*s->hist));
-    s->vta = pol_ccws_vta_create(p->max_warps, o.entries, o.assoc,
-                                 o.repl == REPL_LRU ? POL_CCWS_VTA_LRU : POL_CCWS_VTA_FIFO);
-    if (!s->w || !s->rank || !s->hist || !s->vta)
-        goto oom;
+    share = o.share == SHARE_SM && p->sm_shared;
+    if (share && *p->sm_shared) {
+        s->c = *p->sm_shared;
+    } else {
+        s->c = core_create(&o, p);
+        if (!s->c)
+            goto oom;
+        if (share) {
+            *p->sm_shared = s->c;
+            s->c->home = p->sm_shared;
+        }
+    }
+    s->c->refs++;
+    s->shared = share;
     return s;
 oom:
     ccws_destroy(s); /* create.c frees s itself */
@@ -193,204 +202,246 @@ oom:
 
 /* ------------------------------------------------------------------- scores */
 
-static uint32_t cutoff(const struct ccws *s)
+/*
+ * Eq. (1) as the authors compute it, in float and truncated:
+ * H / I x k x cutoff, with the counters as they stand and the last cutoff.
+ */
+static uint32_t points(const struct ccws *c, uint32_t k)
 {
-    uint64_t c = (uint64_t)s->st.active * s->o.base;
+    uint64_t insts = c->st.llds_insts ? c->st.llds_insts : 1;
+    float x = (float)c->st.llds_hits / (float)insts * (float)k * (float)c->cut;
 
-    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    return x >= 4294967040.0f ? UINT32_MAX : (uint32_t)x;
 }
 
-/* Eq. (1) with the counters as they stand; the cutoff is the last cycle's. */
-static uint32_t llds(const struct ccws *s)
+/*
+ * The authors' increment_score (write-up 5.3): add p, then a score at or
+ * below the base becomes the base, and (reclamp=1) one above the cap
+ * P(k_wsc) becomes the cap, which may be below the base.
+ */
+static void bump(struct ccws *c, struct ccws_warp *w, int64_t p)
 {
-    uint64_t insts = s->st.llds_insts ? s->st.llds_insts : 1;
-    unsigned __int128 x = (unsigned __int128)s->st.llds_hits * s->o.k * cutoff(s) / insts;
+    int64_t x = (int64_t)w->lls + p;
 
-    return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+    if (x <= (int64_t)c->o.base)
+        x = c->o.base;
+    else if (c->o.reclamp) {
+        uint32_t cap = points(c, c->o.k_wsc);
+
+        if (x > (int64_t)cap)
+            x = cap;
+    }
+    w->lls = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
 }
 
-static void reclamp(struct ccws *s)
+/* An L1D access by the warp: the authors' cache_access, which adds 0 points and clamps. */
+static void touch(struct ccws *c, uint32_t slot)
 {
-    uint32_t cap = llds(s);
+    struct ccws_warp *w = &c->w[slot];
 
-    if (cap < s->o.base)
-        cap = s->o.base;
-    for (uint32_t i = 0; i < s->max_warps; i++)
-        if (s->w[i].occupied && s->w[i].lls > cap)
-            s->w[i].lls = cap;
+    if (!w->occupied)
+        return;
+    if (c->o.reclamp)
+        bump(c, w, 0);
+    else if (w->lls < c->o.base)
+        w->lls = c->o.base;
+}
+
+/* steps decay steps of one point on a score above the base (reclamp=1: each re-capped). */
+static uint32_t decayed(const struct ccws *c, uint32_t lls, uint64_t steps)
+{
+    uint32_t base = c->o.base, cap;
+
+    if (lls <= base || !steps)
+        return lls;
+    if (!c->o.reclamp)
+        return lls - base > steps ? lls - (uint32_t)steps : base;
+    /* The first step may cap (the cap cannot change before the next call); the rest only decay. */
+    cap = points(c, c->o.k_wsc);
+    lls = lls - 1 <= base ? base : (lls - 1 > cap ? cap : lls - 1);
+    steps--;
+    if (lls <= base)
+        return lls;
+    return lls - base > steps ? lls - (uint32_t)steps : base;
 }
 
 /*
  * Applies the decay up to now: one point per decay_period cycles (decay=inst:
- * per decay_period instructions issued by this scheduler), down to the base.
+ * per decay_period instructions issued), down to the base.
  */
-static void advance(struct ccws *s, uint64_t now)
+static void advance(struct ccws *c, uint64_t now)
 {
     uint64_t steps;
 
-    if (s->o.decay == DECAY_INST)
-        now = s->st.issued;
-    if (!s->anchored || now < s->decay_at) {
-        s->anchored = true;
-        s->decay_at = now;
+    if (c->o.decay == DECAY_INST)
+        now = c->st.issued;
+    if (!c->anchored || now < c->decay_at) {
+        c->anchored = true;
+        c->decay_at = now;
         return;
     }
-    steps = (now - s->decay_at) / s->o.decay_period;
+    steps = (now - c->decay_at) / c->o.decay_period;
     if (!steps)
         return;
-    s->decay_at += steps * s->o.decay_period;
-    for (uint32_t i = 0; i < s->max_warps; i++) {
-        struct ccws_warp *w = &s->w[i];
+    c->decay_at += steps * c->o.decay_period;
+    for (uint32_t i = 0; i < c->max_warps; i++)
+        if (c->w[i].occupied)
+            c->w[i].lls = decayed(c, c->w[i].lls, steps);
+}
 
-        if (!w->occupied || w->lls <= s->o.base)
-            continue;
-        w->lls = w->lls - s->o.base > steps ? w->lls - (uint32_t)steps : s->o.base;
+/* A new warp in the slot: base score (start=zero: 0 in a slot used before), permitted. */
+static void arrive(struct ccws *c, uint32_t slot)
+{
+    struct ccws_warp *w = &c->w[slot];
+    bool used = w->used;
+
+    *w = (struct ccws_warp){.occupied = true, .permitted = true, .used = true};
+    w->lls = c->o.start == START_ZERO && used ? 0 : c->o.base;
+    if (c->o.vta_exit == VEXIT_CLEAR)
+        pol_ccws_vta_clear(c->vta, slot);
+}
+
+/* The warp leaves: with reset=live its counts leave Eq. (1)'s totals (write-up 6). */
+static void leave(struct ccws *c, uint32_t slot)
+{
+    struct ccws_warp *w = &c->w[slot];
+
+    if (c->o.reset == RESET_LIVE) {
+        c->st.llds_hits -= w->hits <= c->st.llds_hits ? w->hits : c->st.llds_hits;
+        c->st.llds_insts -= w->issued <= c->st.llds_insts ? w->issued : c->st.llds_insts;
     }
-    if (s->o.reclamp)
-        reclamp(s);
+    *w = (struct ccws_warp){.used = true};
+    if (c->o.vta_exit == VEXIT_CLEAR)
+        pol_ccws_vta_clear(c->vta, slot);
 }
 
-/* A new warp in the slot: base score, empty VTA, permitted. */
-static void arrive(struct ccws *s, uint32_t slot)
+static void vta_hit(struct ccws *c, uint32_t slot)
 {
-    struct ccws_warp *w = &s->w[slot];
+    struct ccws_warp *w = &c->w[slot];
+    uint32_t p;
 
-    w->occupied = true;
-    w->age_known = false;
-    w->permitted = true;
-    w->lls = s->o.base;
-    pol_ccws_vta_clear(s->vta, slot);
-}
-
-static void vta_hit(struct ccws *s, uint32_t slot)
-{
-    uint32_t l;
-
-    s->st.vta_hits++;
-    s->st.llds_hits++;
-    l = llds(s);
-    s->st.llds = l;
-    s->w[slot].lls = l > s->o.base ? l : s->o.base;
+    c->st.vta_hits++;
+    c->st.llds_hits++;
+    w->hits++;
+    p = points(c, c->o.k);
+    c->st.llds = p;
+    if (c->o.reclamp)
+        bump(c, w, p);
+    else
+        w->lls = p > c->o.base ? p : c->o.base;
 }
 
 /* ---------------------------------------------------------------- the stack */
 
-/* Does view a rank before view b in the score stack? */
-static bool ranks_before(const struct ccws *s, const struct pol_warp_view *a,
-                         const struct pol_warp_view *b)
+/* Does slot a rank before slot b in the score stack? */
+static bool ranks_before(const struct ccws *c, uint32_t a, uint32_t b)
 {
-    uint32_t la = s->w[a->slot].lls, lb = s->w[b->slot].lls;
+    const struct ccws_warp *x = &c->w[a], *y = &c->w[b];
 
-    if (la != lb)
-        return la > lb;
-    if (s->o.tie == TIE_AGE && a->age != b->age)
-        return a->age < b->age;
-    return a->slot < b->slot;
+    if (x->lls != y->lls)
+        return x->lls > y->lls;
+    if (c->o.tie == TIE_AGE && x->age_known && y->age_known && x->age != y->age)
+        return x->age < y->age;
+    return a < b;
 }
 
-static void sort_by_score(const struct ccws *s, uint32_t *idx, uint32_t n,
-                          const struct pol_warp_view *v)
+static void sort_by_score(const struct ccws *c, uint32_t *slots, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = idx[i], j = i;
+        uint32_t x = slots[i], j = i;
 
-        while (j > 0 && ranks_before(s, &v[x], &v[idx[j - 1]])) {
-            idx[j] = idx[j - 1];
+        while (j > 0 && ranks_before(c, x, slots[j - 1])) {
+            slots[j] = slots[j - 1];
             j--;
         }
-        idx[j] = x;
+        slots[j] = x;
     }
 }
 
-/* Takes the views' warps in: a slot the events did not announce, or a new age, is a new warp. */
-static void sync_slots(struct ccws *s, const struct pol_warp_view *v, const uint32_t *idx,
-                       uint32_t n)
+/*
+ * Takes the views' warps in: a slot the events did not announce, or a new
+ * age, is a new warp; a view that is not valid marks its warp finished.
+ */
+static void sync_slots(struct ccws *c, const struct pol_warp_view *v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        const struct pol_warp_view *x = &v[idx[i]];
+        const struct pol_warp_view *x = &v[i];
         struct ccws_warp *w;
 
-        if (x->slot >= s->max_warps)
+        if (x->slot >= c->max_warps)
             continue;
-        w = &s->w[x->slot];
-        if (!w->occupied || (w->age_known && w->age != x->age))
-            arrive(s, x->slot);
+        w = &c->w[x->slot];
+        if (!x->valid) {
+            w->done = w->occupied;
+            continue;
+        }
+        if (!w->occupied || (w->age_known && w->age != x->age)) {
+            if (w->occupied)
+                leave(c, x->slot);
+            arrive(c, x->slot);
+        }
+        w->done = false;
         w->age = x->age;
         w->age_known = true;
     }
-}
-
-/* The cycle's counters, and a point of the series when the active or permitted count changed. */
-static void record(struct ccws *s, uint64_t now)
-{
-    struct ccws_point *p;
-
-    s->st.cycles++;
-    s->st.active_sum += s->st.active;
-    s->st.permitted_sum += s->st.permitted;
-    s->st.throttled_cycles += s->st.permitted < s->st.active;
-    s->hist[s->st.permitted <= s->max_warps ? s->st.permitted : s->max_warps]++;
-    if (s->st.cycles > 1 && s->last_active == s->st.active && s->last_permitted == s->st.permitted)
-        return;
-    s->last_active = s->st.active;
-    s->last_permitted = s->st.permitted;
-    p = pol_series_add(&s->series);
-    if (p) /* else counted as dropped */
-        *p = (struct ccws_point){now, s->st.active, s->st.permitted};
 }
 
 /*
  * With decay=inst the scores stand still while nothing issues, so a barred
  * warp whose CTA-mates wait for it at a barrier would wait for ever: such
  * warps may load until they reach the barrier (as swl lets them run,
- * oracle 13). Returns how many warps this permitted.
+ * oracle 13). Only this call's views (one scheduler's warps) are seen.
  */
-static uint32_t release_barrier_mates(struct ccws *s, const struct pol_warp_view *v,
-                                      const uint32_t *idx, uint32_t n)
+static void release_barrier_mates(struct ccws *c, const struct pol_warp_view *v,
+                                  const uint32_t *idx, uint32_t n)
 {
-    uint32_t freed = 0;
-
     for (uint32_t i = 0; i < n; i++) {
         const struct pol_warp_view *x = &v[idx[i]];
-        struct ccws_warp *w = &s->w[x->slot];
+        struct ccws_warp *w = &c->w[x->slot];
 
         if (w->permitted || x->at_barrier)
             continue;
         for (uint32_t j = 0; j < n; j++)
             if (v[idx[j]].at_barrier && v[idx[j]].cta == x->cta) {
                 w->permitted = true;
-                freed++;
-                s->st.barrier_released++;
+                c->st.permitted++;
+                c->st.barrier_released++;
                 break;
             }
     }
-    return freed;
 }
 
-/* The cutoff test: which of the n warps in idx may load this cycle. */
-static void cutoff_test(struct ccws *s, const struct pol_warp_view *v, const uint32_t *idx,
-                        uint32_t n, uint64_t now)
+/*
+ * The exclusive list (write-up 5.5): the active warps by score, taken until
+ * the sum reaches the last cycle's cutoff; the warp that reaches it is on
+ * the list ("boundary=within": only while the sum including it stays at or
+ * below). Off the list means barred from loads; if the sum never reaches
+ * the cutoff nobody is. Then the cutoff becomes active x base.
+ */
+static void evaluate(struct ccws *c, uint64_t now)
 {
-    uint64_t prefix = 0, cut;
-    uint32_t permitted = 0;
+    uint64_t prefix = 0, cut = c->cut, next;
+    uint32_t n = 0, permitted = 0;
 
-    s->st.active = n;
-    cut = cutoff(s);
-    memcpy(s->rank, idx, n * sizeof(*idx));
-    sort_by_score(s, s->rank, n, v);
+    for (uint32_t i = 0; i < c->max_warps; i++)
+        if (c->w[i].occupied && !c->w[i].done)
+            c->rank[n++] = i;
+    sort_by_score(c, c->rank, n);
     for (uint32_t i = 0; i < n; i++) {
-        struct ccws_warp *w = &s->w[v[s->rank[i]].slot];
+        struct ccws_warp *w = &c->w[c->rank[i]];
         uint64_t with = prefix + w->lls;
 
-        w->permitted = s->o.boundary == BOUNDARY_WITHIN ? with <= cut : prefix < cut;
+        w->permitted = c->o.boundary == BOUNDARY_WITHIN ? with <= cut : prefix < cut;
         permitted += w->permitted;
         prefix = with;
     }
-    if (s->o.decay == DECAY_INST)
-        permitted += release_barrier_mates(s, v, idx, n);
-    s->st.permitted = permitted;
-    s->st.cutoff = (uint32_t)cut;
-    record(s, now);
+    c->st.active = n;
+    c->st.permitted = permitted;
+    c->st.cutoff = (uint32_t)cut;
+    next = (uint64_t)n * c->o.base;
+    c->cut = next < 1 ? 1 : next > UINT32_MAX ? UINT32_MAX : (uint32_t)next;
+    c->evaluated = true;
+    c->eval_at = now;
 }
 
 /* ------------------------------------------------------------------ the ops */
@@ -398,15 +449,23 @@ static void cutoff_test(struct ccws *s, const struct pol_warp_view *v, const uin
 static uint32_t ccws_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
                            uint64_t now)
 {
-    struct ccws *s = st;
+    struct ccws_sched *s = st;
+    struct ccws *c = s->c;
     uint32_t k = 0;
 
     for (uint32_t i = 0; i < n; i++)
-        if (v[i].valid && v[i].slot < s->max_warps)
+        if (v[i].valid && v[i].slot < c->max_warps)
             order[k++] = i;
-    advance(s, now);
-    sync_slots(s, v, order, k);
-    cutoff_test(s, v, order, k, now);
+    advance(c, now);
+    sync_slots(c, v, n);
+    /* Once per core cycle, by whichever of the SM's schedulers asks first. */
+    if (!s->shared || !c->evaluated || c->eval_at != now) {
+        evaluate(c, now);
+        pol_ccws_record(c, now);
+    }
+    /* Each scheduler frees its own barred barrier-mates (it alone sees their views). */
+    if (c->o.decay == DECAY_INST)
+        release_barrier_mates(c, v, order, k);
     pol_util_sort_age(order, k, v);
     pol_util_greedy_first(order, k, v, s->greedy_slot, s->greedy_age);
     return k;
@@ -414,164 +473,145 @@ static uint32_t ccws_order(void *st, const struct pol_warp_view *v, uint32_t n, 
 
 static bool ccws_may_issue(void *st, const struct pol_warp_view *w, const struct pol_instr_view *in)
 {
-    struct ccws *s = st;
+    struct ccws_sched *s = st;
+    struct ccws *c = s->c;
+    bool held = in && (in->is_load || (in->is_atomic && c->o.atomics == ATOMICS_HOLD));
 
-    if (!in || !in->is_load || w->slot >= s->max_warps || s->w[w->slot].permitted)
+    if (!held || w->slot >= c->max_warps || c->w[w->slot].permitted)
         return true;
-    s->st.loads_held++;
+    c->st.loads_held++;
     return false;
 }
 
 static void ccws_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
 {
-    struct ccws *s = st;
+    struct ccws_sched *s = st;
+    struct ccws *c = s->c;
 
-    (void)now;
     s->greedy_slot = w->slot;
     s->greedy_age = w->age;
-    s->st.issued++;
-    s->st.llds_insts++;
-    if (s->o.decay == DECAY_INST)
-        advance(s, now);
+    c->st.issued++;
+    c->st.llds_insts++;
+    if (w->slot < c->max_warps)
+        c->w[w->slot].issued++;
+    if (c->o.decay == DECAY_INST)
+        advance(c, now);
 }
 
 static void ccws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint64_t now)
 {
-    struct ccws *s = st;
+    struct ccws_sched *s = st;
+    struct ccws *c = s->c;
 
-    if (slot >= s->max_warps)
+    if (slot >= c->max_warps)
         return;
-    advance(s, now);
+    advance(c, now);
     if (e == POL_WARP_LAUNCHED) {
-        if (s->o.reset == RESET_IDLE && !s->resident)
-            s->st.llds_hits = s->st.llds_insts = 0;
-        s->resident++;
-        arrive(s, slot);
+        if (c->o.reset == RESET_IDLE && !c->resident)
+            c->st.llds_hits = c->st.llds_insts = 0;
+        c->resident++;
+        if (c->w[slot].occupied)
+            leave(c, slot);
+        arrive(c, slot);
     } else if (e == POL_WARP_EXITED) {
-        s->resident -= s->resident > 0;
-        s->w[slot] = (struct ccws_warp){0};
-        pol_ccws_vta_clear(s->vta, slot);
+        c->resident -= c->resident > 0;
+        leave(c, slot);
+        /* The SM ran dry: the authors' kernel-end L1D flush empties every VTA. */
+        if (!c->resident && c->o.vta_exit == VEXIT_KEEP)
+            for (uint32_t i = 0; i < c->max_warps; i++)
+                pol_ccws_vta_clear(c->vta, i);
     }
+}
+
+/* The line's entry in the source table. */
+static uint32_t src_index(uint64_t line)
+{
+    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 52) & (CCWS_SRC_ENTRIES - 1);
+}
+
+/* slot missed or merged on line: it becomes the line's source warp (write-up 4). */
+static void set_source(struct ccws *c, uint32_t slot, uint64_t line)
+{
+    uint32_t i;
+
+    if (!c->src_line)
+        return;
+    i = src_index(line);
+    c->src_line[i] = line + 1;
+    c->src_slot[i] = (uint16_t)slot;
+}
+
+/*
+ * A line leaves the L1D: into the VTA of its source slot, the last that
+ * missed or merged on it (evict_to=source, the authors), else of the slot
+ * that allocated it.
+ */
+static void evicted(struct ccws *c, uint32_t slot, uint64_t line, bool exited)
+{
+    uint32_t i = src_index(line);
+
+    if (c->src_line && c->src_line[i] == line + 1) {
+        c->src_line[i] = 0;
+        if (c->src_slot[i] != slot) {
+            slot = c->src_slot[i];
+            exited = false;
+            c->st.evict_redirected++;
+        }
+    }
+    if ((exited || !c->w[slot].occupied) && c->o.evict_exited == EEXIT_DROP) {
+        c->st.evict_dropped++;
+        return;
+    }
+    pol_ccws_vta_insert(c->vta, slot, line);
+    c->st.vta_inserts++;
 }
 
 static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t line, uint64_t now)
 {
-    struct ccws *s = st;
+    struct ccws_sched *s = st;
+    struct ccws *c = s->c;
 
-    if (slot >= s->max_warps)
+    if (slot >= c->max_warps)
         return;
-    advance(s, now);
+    advance(c, now);
+    if (e == POL_MEM_L1_MERGE)
+        e = c->o.merge == MERGE_PROBE ? POL_MEM_L1_MISS : POL_MEM_L1_HIT;
     switch (e) {
     case POL_MEM_L1_HIT:
-        s->st.l1_hits++;
+        c->st.l1_hits++;
+        touch(c, slot);
         break;
-    case POL_MEM_L1_EVICT_EXITED: /* its allocator has left: nobody's lost locality */
-        s->st.evict_dropped++;
+    case POL_MEM_L1_EVICT_EXITED:
+    case POL_MEM_L1_EVICT:
+        evicted(c, slot, line, e == POL_MEM_L1_EVICT_EXITED);
         break;
     case POL_MEM_L1_WRITE: /* write-evict: the line is nobody's to lose any more */
-        s->st.writes++;
-        if (s->o.vta_write == WRITE_INVALIDATE)
-            s->st.vta_write_invalidated += pol_ccws_vta_invalidate(s->vta, line);
-        break;
-    case POL_MEM_L1_EVICT:
-        if (!s->w[slot].occupied) {
-            s->st.evict_dropped++;
+        /* Every scheduler of the SM hears of a store: a shared point system takes it once. */
+        if (s->shared && slot % s->nsched != s->sched_id)
             break;
-        }
-        pol_ccws_vta_insert(s->vta, slot, line);
-        s->st.vta_inserts++;
+        c->st.writes++;
+        if (c->o.vta_write == WRITE_INVALIDATE)
+            c->st.vta_write_invalidated += pol_ccws_vta_invalidate(c->vta, line);
+        touch(c, slot);
         break;
     case POL_MEM_L1_MISS:
-        if (!s->w[slot].occupied)
+        if (!c->w[slot].occupied)
             break;
-        s->st.vta_probes++;
-        if (pol_ccws_vta_probe(s->vta, slot, line))
-            vta_hit(s, slot);
+        c->st.vta_probes++;
+        set_source(c, slot, line);
+        if (pol_ccws_vta_probe(c->vta, slot, line))
+            vta_hit(c, slot);
+        touch(c, slot);
         break;
     default: /* kinds added later */
         break;
     }
 }
 
-/* -------------------------------------------------------------- observation */
-
-void pol_ws_ccws_stats(const void *st, struct pol_ccws_stats *out)
-{
-    const struct ccws *s = st;
-
-    *out = s->st;
-    out->max_score = 0;
-    for (uint32_t i = 0; i < s->max_warps; i++)
-        if (s->w[i].occupied && s->w[i].lls > out->max_score)
-            out->max_score = s->w[i].lls;
-}
-
-uint32_t pol_ws_ccws_score(const void *st, uint32_t slot)
-{
-    const struct ccws *s = st;
-
-    return slot < s->max_warps && s->w[slot].occupied ? s->w[slot].lls : 0;
-}
-
-static void dump_opts(const struct ccws *s, FILE *f)
-{
-    fputs("# ccws", f);
-    pol_args_write(&ccws_spec, &s->o, f);
-    fputc('\n', f);
-}
-
-static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, FILE *f)
-{
-    double rate = c->vta_probes ? (double)c->vta_hits / (double)c->vta_probes : 0.0;
-    double cyc = c->cycles ? (double)c->cycles : 1.0;
-
-    fprintf(f,
-            "# vta_probes=%" PRIu64 " vta_hits=%" PRIu64 " vta_hit_rate=%.6f vta_inserts=%" PRIu64
-            " evict_dropped=%" PRIu64 " writes=%" PRIu64 " vta_write_invalidated=%" PRIu64
-            " barrier_released=%" PRIu64 " l1_hits=%" PRIu64 " issued=%" PRIu64 " cycles=%" PRIu64
-            " throttled_cycles=%" PRIu64 " loads_held=%" PRIu64
-            " mean_active=%.4f mean_permitted=%.4f series_dropped=%" PRIu64 "\n",
-            c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->writes,
-            c->vta_write_invalidated, c->barrier_released, c->l1_hits, c->issued, c->cycles,
-            c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
-            (double)c->permitted_sum / cyc, s->series.dropped);
-    fputs("# permitted_hist", f);
-    for (uint32_t i = 0; i <= s->max_warps; i++)
-        if (s->hist[i])
-            fprintf(f, " %" PRIu32 ":%" PRIu64, i, s->hist[i]);
-    fputc('\n', f);
-}
-
-/*
- * The dump op: the options and counters as '#' lines, then the series as CSV,
- * one row per change of the active or permitted warp count.
- */
-/* ctx: the instance, whose SM and scheduler every row names. */
-static void write_point(FILE *out, const void *row, const void *ctx)
-{
-    const struct ccws_point *p = row;
-    const struct ccws *s = ctx;
-
-    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n", p->cycle, s->sm,
-            s->sched_id, p->active, p->permitted);
-}
-
-static int ccws_dump(const void *st, FILE *out, struct ps_err *err)
-{
-    const struct ccws *s = st;
-    struct pol_ccws_stats c;
-
-    pol_ws_ccws_stats(st, &c);
-    dump_opts(s, out);
-    dump_counters(s, &c, out);
-    return pol_series_write(&s->series, out, "cycle,sm,sched,active,permitted", write_point, s,
-                            "the ccws series of permitted warps", err);
-}
-
 const struct pol_warp_sched_ops pol_ws_ccws = {
     .name = "ccws",
-    .argspec = &ccws_spec,
-    .state_size = sizeof(struct ccws),
+    .argspec = &pol_ccws_argspec,
+    .state_size = sizeof(struct ccws_sched),
     .create = ccws_create,
     .destroy = ccws_destroy,
     .order = ccws_order,
@@ -579,5 +619,5 @@ const struct pol_warp_sched_ops pol_ws_ccws = {
     .on_issue = ccws_on_issue,
     .on_event = ccws_on_event,
     .on_mem = ccws_on_mem,
-    .dump = ccws_dump,
+    .dump = pol_ccws_dump,
 };

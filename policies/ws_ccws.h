@@ -16,6 +16,7 @@ struct pol_ccws_stats {
     uint64_t vta_hits;              /* probes that found the line: lost intra-warp locality */
     uint64_t vta_inserts;           /* evicted lines put into the allocating warp's VTA */
     uint64_t evict_dropped;         /* evicted lines whose allocating warp has left the slot */
+    uint64_t evict_redirected;      /* evictions put into a later merging warp's VTA (evict_to) */
     uint64_t writes;                /* global stores seen (POL_MEM_L1_WRITE) */
     uint64_t vta_write_invalidated; /* VTA tags those stores removed (vta_write=invalidate) */
     uint64_t barrier_released;      /* decay=inst: cycles x barred warps let load for a barrier */

@@ -10,8 +10,11 @@
  * What the SM tells a warp scheduler and how CPL is fed from it:
  *   - an issue (on_issue) is taken as the commit of one instruction:
  *     nStall grows by the gap since the warp's previous issue, nInst -= 1;
- *   - branches are not reported, so with ninst=pc a resolved branch is
- *     inferred from the warp's next PC (top of its SIMT stack, an
+ *   - branches: with ninst=branch (the default) the SM reports each
+ *     resolved branch (on_branch): ΔInst = next - curr + 1 is added for
+ *     the path a uniform branch takes, taken or not, and for both paths of
+ *     a diverging one (Algorithm 5). With ninst=pc (before the SM reported
+ *     branches) a resolved branch is inferred from the warp's next PC (top of its SIMT stack, an
  *     instruction index) when the policy next sees the warp: a PC other than
  *     the issued one + 1 is a branch from the issued PC to it, and adds
  *     ΔInst = next - curr + 1 (signed, the seed's recommendation; delta=abs
@@ -23,7 +26,8 @@
  *     from the one the slot had) restarts its counters.
  *
  * Options ("gcaws:key=value,..."; all optional):
- *   ninst=pc|off        branch inference from the PC (default pc)
+ *   ninst=branch|pc|off nInst from the SM's branch outcomes (default), inferred
+ *                       from PC jumps, or no branch term
  *   delta=signed|abs    ΔInst rule (default signed)
  *   stall=gap|literal   nStall per issue: now-last-1 (default) or now-last
  *   order=crit|gto      crit: schedule by criticality (default); gto: keep
@@ -53,8 +57,9 @@ struct slot_state {
 
 struct gcaws {
     struct cawa_cpl cpl;
-    bool infer_branches;
-    bool passive; /* order=gto: predict only, schedule as GTO (to measure the predictor) */
+    bool infer_branches; /* ninst=pc */
+    bool told_branches;  /* ninst=branch */
+    bool passive;        /* order=gto: predict only, schedule as GTO (to measure the predictor) */
     uint32_t nslots;
     struct slot_state *s; /* [nslots] */
     double *crit;         /* [nslots], this cycle's criticality */
@@ -72,8 +77,8 @@ struct gcaws_cfg {
 };
 
 static const struct pol_arg gcaws_args[] = {
-    POL_KEY_WORD("ninst", struct gcaws_cfg, ninst, 0, "pc|off",
-                 "pc: infer branch deltas from the next PC; off: commits only"),
+    POL_KEY_WORD("ninst", struct gcaws_cfg, ninst, 2, "off|pc|branch",
+                 "nInst from the SM's branch outcomes, inferred from the next PC, or commits only"),
     POL_KEY_WORD("delta", struct gcaws_cfg, delta, 0, "signed|abs", "the nInst delta rule"),
     POL_KEY_WORD("stall", struct gcaws_cfg, stall, 0, "gap|literal",
                  "per-issue stall: now - last - 1 or now - last"),
@@ -97,7 +102,7 @@ static void gcaws_destroy(void *st)
 static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
     const struct gcaws_cfg *c = p->cfg;
-    bool infer = c->ninst == 0;
+    uint32_t ninst = c->ninst; /* 2 branch, 1 pc, 0 off (the word's index) */
     cawa_cpl_delta_fn delta = c->delta ? cawa_cpl_delta_abs : cawa_cpl_delta_signed;
     enum cawa_cpl_stall stall = c->stall ? CAWA_CPL_STALL_LITERAL : CAWA_CPL_STALL_GAP;
     bool passive = c->order == 1;
@@ -109,7 +114,8 @@ static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *
         ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler gcaws");
         return NULL;
     }
-    g->infer_branches = infer;
+    g->infer_branches = ninst == 1;
+    g->told_branches = ninst == 2;
     g->passive = passive;
     g->nslots = n;
     g->s = calloc(n, sizeof(*g->s));
@@ -227,6 +233,15 @@ static void gcaws_on_event(void *st, enum pol_warp_event e, uint32_t slot, uint6
     }
 }
 
+static void gcaws_on_branch(void *st, uint32_t slot, uint32_t pc, uint32_t next_pc, uint64_t now)
+{
+    struct gcaws *g = st;
+
+    (void)now;
+    if (g->told_branches && slot < g->nslots)
+        cawa_cpl_branch(&g->cpl, slot, pc, next_pc);
+}
+
 static bool gcaws_criticality(void *st, uint32_t slot, uint64_t now, double *out)
 {
     struct gcaws *g = st;
@@ -246,5 +261,6 @@ const struct pol_warp_sched_ops pol_ws_gcaws = {
     .order = gcaws_order,
     .on_issue = gcaws_on_issue,
     .on_event = gcaws_on_event,
+    .on_branch = gcaws_on_branch,
     .criticality = gcaws_criticality,
 };

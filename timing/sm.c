@@ -84,6 +84,7 @@ struct hit {
 };
 
 struct tm_sm {
+    void *ws_shared; /* the state the SM's warp schedulers share, if their policy wants one */
     struct tm_sm_env env;
     const struct tm_params *prm;
     uint32_t id;
@@ -175,9 +176,10 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
                         uint16_t warp, uint64_t now)
 {
     struct tm_sm *s = ctx;
-    enum pol_mem_event e = kind == MEM_OBS_HIT    ? POL_MEM_L1_HIT
-                           : kind == MEM_OBS_MISS ? POL_MEM_L1_MISS
-                                                  : POL_MEM_L1_EVICT;
+    enum pol_mem_event e = kind == MEM_OBS_HIT     ? POL_MEM_L1_HIT
+                           : kind == MEM_OBS_MISS  ? POL_MEM_L1_MISS
+                           : kind == MEM_OBS_MERGE ? POL_MEM_L1_MERGE
+                                                   : POL_MEM_L1_EVICT;
 
     if (r->type != MEM_READ || warp >= s->prm->max_warps)
         return; /* writes reach the schedulers from the LD/ST unit (POL_MEM_L1_WRITE) */
@@ -308,7 +310,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
                                            .nsched = p->nsched,
                                            .max_warps = p->max_warps,
                                            .sm = id,
-                                           .args = env->ws_args};
+                                           .args = env->ws_args,
+                                           .sm_shared = &s->ws_shared};
 
         s->sched[i] = pol_warp_sched_create(env->ws, &wp, err);
         if (!s->sched[i])
@@ -1157,6 +1160,24 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
     return ready;
 }
 
+/*
+ * A branch the warp just executed, for a scheduler that wants the outcomes
+ * (CAWA): each path it now has, the new SIMT stack entries when it diverged
+ * (sp0: the depth before), else the top.
+ */
+static void branch_outcomes(struct tm_sm *s, uint32_t slot, const struct cand *c, uint32_t sp0)
+{
+    const struct isa_warp *w = s->wp[slot].w;
+    void *st = s->sched[slot % s->prm->nsched];
+
+    if (!s->env.ws->on_branch || w->state == ISA_WARP_DONE || !w->sp ||
+        w->fr[w->nfr - 1].fidx != c->fidx ||
+        w->cta->L->p->m->funcs[c->fidx]->instrs[c->pc].op != ISA_OP_BRA)
+        return;
+    for (uint32_t i = w->sp > sp0 ? sp0 : w->sp - 1; i < w->sp; i++)
+        s->env.ws->on_branch(st, slot, c->pc, w->st[i].pc, s->now);
+}
+
 /* After issue: keep the I-buffer if the warp continues in sequence, else flush it. */
 static void ibuffer_advance(struct tm_sm *s, struct hwarp *h, const struct tm_iinfo *ii)
 {
@@ -1197,11 +1218,15 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     uint64_t ready;
     int rc;
 
+    uint32_t sp0 = w->sp;
+
     info.space = 0;
     h->blk_ok = false;
     rc = isa_warp_step(w, &info);
     if (rc)
         return rc;
+    if (ii->is_ctrl)
+        branch_outcomes(s, slot, c, sp0);
     if (grow_ready(h))
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory");
     s->k.issued++;
@@ -1385,13 +1410,15 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
             continue;
         y = classify(s, h, ldst_fail, &c);
         if (y == W_EXEC && ws->may_issue) {
-            struct pol_instr_view iv = {c.ii->is_mem, false, 0, c.pc};
+            struct pol_instr_view iv = {.is_mem = c.ii->is_mem, .pc = c.pc};
             const struct isa_instr *in = &h->w->cta->L->p->m->funcs[c.fidx]->instrs[c.pc];
 
             iv.space = in->space;
             iv.is_load = c.ii->is_mem && (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) &&
                          in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_PARAM &&
                          in->space != ISA_SPACE_CONST;
+            iv.is_atomic =
+                (in->op == ISA_OP_ATOM || in->op == ISA_OP_RED) && in->space != ISA_SPACE_SHARED;
             if (!ws->may_issue(s->sched[sid], v, &iv))
                 y = W_STRUCT;
         }

@@ -247,12 +247,19 @@ static void test_ccws_oracle15_cutoff(void **state)
     struct sm *s = make("ccws", 32);
 
     (void)state;
+    /*
+     * The authors' list uses the cutoff of the previous cycle, and a fresh
+     * core's counts every slot (48 here): 100 x active from the second cycle.
+     */
+    assert_int_equal(permitted(s), 32);
+    assert_int_equal(stats(s).cutoff, 4800);
     assert_int_equal(permitted(s), 32);
     assert_int_equal(stats(s).cutoff, 3200);
     /* 29 warps finish: slots 3..31 leave. */
     for (uint32_t i = 3; i < 32; i++)
         s->ops->on_event(s->st, POL_WARP_EXITED, i, s->now);
     s->n = 3;
+    assert_int_equal(permitted(s), 3);
     assert_int_equal(permitted(s), 3);
     assert_int_equal(stats(s).cutoff, 300);
     assert_int_equal(stats(s).active, 3);
@@ -336,7 +343,7 @@ static void test_ccws_vta_lru_invalidate_clear(void **state)
 
 static void test_ccws_oracle18_through_policy(void **state)
 {
-    struct sm *s = make("ccws", 4);
+    struct sm *s = make("ccws:vta_index=mod", 4); /* even lines share set 0 */
 
     (void)state;
     permitted(s);
@@ -354,11 +361,12 @@ static void test_ccws_oracle18_through_policy(void **state)
 
 static void test_ccws_oracle19_llds(void **state)
 {
-    const char *spec[] = {"ccws", "ccws:k_throttle=32"};
-    const uint32_t want[] = {256, 1024};
+    /* The score is also capped at H / I x k_wsc x cutoff (the authors' k_wsc, 8). */
+    const char *spec[] = {"ccws", "ccws:k_throttle=32,k_wsc=32", "ccws:k_throttle=32"};
+    const uint32_t want[] = {256, 1024, 256}, llds[] = {256, 1024, 1024};
 
     (void)state;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         struct sm *s = make(spec[k], 32);
 
         permitted(s);
@@ -367,7 +375,7 @@ static void test_ccws_oracle19_llds(void **state)
             vta_hit(s, 0, 500);
         assert_int_equal(stats(s).llds_hits, 10);
         assert_int_equal(stats(s).llds_insts, 1000);
-        assert_int_equal(stats(s).llds, want[k]);
+        assert_int_equal(stats(s).llds, llds[k]);
         assert_int_equal(score(s, 0), want[k]);
         drop(s);
     }
@@ -535,10 +543,10 @@ static void test_ccws_oracle22_boundary(void **state)
     drop(s);
 }
 
-/* Ties in the score stack: older first (default) or lower slot first. Slot 31 is the oldest. */
+/* Ties in the score stack: older first, or lower slot first (default). Slot 31 is the oldest. */
 static void test_ccws_tie_order(void **state)
 {
-    static const char *const spec[] = {"ccws", "ccws:tie=slot"};
+    static const char *const spec[] = {"ccws:tie=age", "ccws"};
     static const uint32_t blocked[] = {1, 31};
 
     (void)state;
@@ -740,10 +748,10 @@ static void test_ccws_oracle31_write_invalidates(void **state)
     drop(k);
 }
 
-/* An eviction of a line allocated by the slot's earlier warp goes into no VTA. */
+/* evict_exited=drop: an eviction of a line allocated by the slot's earlier warp goes nowhere. */
 static void test_ccws_evict_exited(void **state)
 {
-    struct sm *s = make("ccws", 4);
+    struct sm *s = make("ccws:evict_exited=drop", 4);
 
     (void)state;
     permitted(s);
@@ -761,9 +769,10 @@ static void test_ccws_evict_exited(void **state)
 
 /* ---- slots, counters, options ---- */
 
+/* The extraction's slot reuse (start=base, vta_exit=clear, evict_exited=drop). */
 static void test_ccws_slot_reuse(void **state)
 {
-    struct sm *s = make("ccws", 4);
+    struct sm *s = make("ccws:start=base,vta_exit=clear,evict_exited=drop", 4);
 
     (void)state;
     permitted(s);
@@ -818,7 +827,7 @@ static void test_ccws_counter_reset(void **state)
 
 static void test_ccws_reclamp(void **state)
 {
-    struct sm *s = make("ccws:reclamp=1", 32), *p = make("ccws", 32);
+    struct sm *s = make("ccws", 32), *p = make("ccws:reclamp=0", 32);
     struct sm *both[2] = {s, p};
 
     (void)state;
@@ -877,7 +886,7 @@ static void test_ccws_series_grows(void **state)
 
     (void)state;
     for (uint32_t c = 0; c < 1000; c++) {
-        s->n = c % 2 ? 31 : 32;
+        s->v[31].valid = c % 2 == 0; /* a finished warp is not active */
         s->now++;
         permitted(s);
     }
@@ -893,10 +902,177 @@ static void test_ccws_series_grows(void **state)
     drop(s);
 }
 
+/* ---- the authors' code (shared/design/seeds/004_ccws_authors_code.md) ---- */
+
+/* Their hashed set index: for 2 sets, bit 0 XOR bit 1 of the line address. */
+static void test_ccws_vta_hashed_index(void **state)
+{
+    struct pol_ccws_vta *v = pol_ccws_vta_create(1, 16, 8, POL_CCWS_VTA_FIFO);
+    static const uint64_t set0[] = {0, 3, 4, 7, 8, 11, 12, 15, 16};
+
+    (void)state;
+    assert_non_null(v);
+    pol_ccws_vta_set_hashed(v, true);
+    for (int i = 0; i < 9; i++) /* a 9th line of set 0 evicts line 0 */
+        pol_ccws_vta_insert(v, 0, set0[i]);
+    assert_false(pol_ccws_vta_probe(v, 0, 0));
+    assert_true(pol_ccws_vta_probe(v, 0, 3));
+    for (uint64_t l = 1; l <= 2; l++) /* set 1 is untouched: lines 1, 2 fit */
+        pol_ccws_vta_insert(v, 0, l);
+    assert_true(pol_ccws_vta_probe(v, 0, 1) && pol_ccws_vta_probe(v, 0, 2));
+    assert_int_equal(pol_ccws_vta_count(v, 0), 10);
+    pol_ccws_vta_destroy(v);
+}
+
+/* Two schedulers of one SM share one point system: one warp's lost locality bars the other's. */
+static void test_ccws_shared_point_system(void **state)
+{
+    const struct pol_warp_sched_ops *ops;
+    struct pol_instr_view ld = {.is_mem = true, .is_load = true};
+    struct pol_warp_view v[2][16];
+    void *shared = NULL, *sch[2];
+    struct ps_err err;
+    uint32_t ord[16];
+
+    (void)state;
+    ps_err_clear(&err);
+    ops = pol_warp_sched_find("ccws", NULL, &err);
+    for (uint32_t i = 0; i < 2; i++) {
+        struct pol_warp_sched_params p = {
+            .sched_id = i, .nsched = 2, .max_warps = 32, .args = "", .sm_shared = &shared};
+
+        sch[i] = pol_warp_sched_create(ops, &p, &err);
+        assert_non_null(sch[i]);
+    }
+    assert_non_null(shared);
+    for (uint32_t slot = 0; slot < 32; slot++) {
+        v[slot % 2][slot / 2] =
+            (struct pol_warp_view){.slot = slot, .valid = true, .ready = true, .age = slot};
+        ops->on_event(sch[slot % 2], POL_WARP_LAUNCHED, slot, 1);
+    }
+    ops->order(sch[0], v[0], 16, ord, 1);
+    ops->order(sch[1], v[1], 16, ord, 1);
+    for (int i = 0; i < 1000; i++)
+        ops->on_issue(sch[i % 2], &v[i % 2][0], 1);
+    for (int i = 0; i < 40; i++) { /* H / I = 0.04: slot 2 scores 1024, a third of the cutoff */
+        ops->on_mem(sch[0], POL_MEM_L1_EVICT, 2, 500, 1);
+        ops->on_mem(sch[0], POL_MEM_L1_MISS, 2, 500, 1);
+    }
+    assert_int_equal(pol_ws_ccws_score(sch[1], 2), 1024); /* seen from either scheduler */
+    for (uint32_t i = 0; i < 2; i++)
+        ops->order(sch[i], v[i], 16, ord, 2);
+    /* 1024 + 22 x 100 reach 3200: slot 2 and the 22 lowest others (0..22) load; 23.. are barred. */
+    for (uint32_t slot = 0; slot < 32; slot++)
+        assert_int_equal(ops->may_issue(sch[slot % 2], &v[slot % 2][slot / 2], &ld), slot < 23);
+    pol_warp_sched_destroy(ops, sch[0]);
+    assert_non_null(shared);
+    pol_warp_sched_destroy(ops, sch[1]);
+    assert_null(shared);
+}
+
+/*
+ * Slot reuse as the authors do it: the VTA stays with the slot (an exited
+ * warp's lines still go in), the new warp starts at 0 until its first L1D
+ * access, and Eq. (1)'s counters hold only live warps'.
+ */
+static void test_ccws_slot_reuse_authors(void **state)
+{
+    struct sm *s = make("ccws", 4);
+
+    (void)state;
+    permitted(s);
+    s->ops->on_issue(s->st, &s->v[2], s->now);
+    issues(s, 9);
+    vta_hit(s, 2, 9);
+    assert_int_equal(score(s, 2), 1 * 8 * 400 / 10);
+    s->ops->on_event(s->st, POL_WARP_EXITED, 2, s->now);
+    assert_int_equal(stats(s).llds_hits, 0); /* its hit and its instruction leave */
+    assert_int_equal(stats(s).llds_insts, 9);
+    mem(s, POL_MEM_L1_EVICT_EXITED, 2, 10); /* into slot 2's VTA all the same */
+    assert_int_equal(stats(s).vta_inserts, 2);
+    s->ops->on_event(s->st, POL_WARP_LAUNCHED, 2, s->now);
+    s->v[2].age = 500;
+    assert_int_equal(score(s, 2), 0);
+    mem(s, POL_MEM_L1_HIT, 2, 30); /* its first L1D access clamps it to the base */
+    assert_int_equal(score(s, 2), 100);
+    mem(s, POL_MEM_L1_MISS, 2, 10); /* the inherited VTA hits: 1 / 9 x 8 x 400 */
+    assert_int_equal(stats(s).vta_hits, 2);
+    assert_int_equal(score(s, 2), 355);
+    drop(s);
+}
+
+/* A read merging into a pending MSHR probes the VTA (merge=probe) or counts as a hit. */
+static void test_ccws_merge_probes(void **state)
+{
+    struct sm *s = make("ccws", 4), *n = make("ccws:merge=ignore", 4);
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        struct sm *x = i ? n : s;
+
+        permitted(x);
+        issues(x, 10);
+        mem(x, POL_MEM_L1_EVICT, 1, 7);
+        mem(x, POL_MEM_L1_MERGE, 1, 7);
+    }
+    assert_int_equal(stats(s).vta_hits, 1);
+    assert_int_equal(stats(n).vta_hits, 0);
+    assert_int_equal(stats(n).l1_hits, 1);
+    drop(s);
+    drop(n);
+}
+
+/* Global atomics are held with the loads (atomics=hold), or not (atomics=free). */
+static void test_ccws_atomics_held(void **state)
+{
+    struct pol_instr_view at = {.is_mem = true, .is_atomic = true};
+    struct sm *s = one_high("ccws"), *f = one_high("ccws:atomics=free");
+
+    (void)state;
+    permitted(s);
+    permitted(f);
+    assert_false(s->ops->may_issue(s->st, &s->v[31], &at));
+    assert_true(f->ops->may_issue(f->st, &f->v[31], &at));
+    drop(s);
+    drop(f);
+}
+
+/* A line's eviction goes to the last warp that missed or merged on it (evict_to=source). */
+static void test_ccws_evict_to_source(void **state)
+{
+    struct sm *s = make("ccws", 4), *a = make("ccws:evict_to=alloc", 4);
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        struct sm *x = i ? a : s;
+
+        permitted(x);
+        issues(x, 10);
+        mem(x, POL_MEM_L1_MISS, 1, 7);  /* slot 1 allocates line 7 */
+        mem(x, POL_MEM_L1_MERGE, 2, 7); /* slot 2 merges into its MSHR */
+        mem(x, POL_MEM_L1_EVICT, 1, 7); /* the L1D names the allocator */
+        mem(x, POL_MEM_L1_MISS, 2, 7);
+        mem(x, POL_MEM_L1_MISS, 1, 7);
+    }
+    assert_int_equal(stats(s).vta_hits, 1);
+    assert_true(score(s, 2) > 100 && score(s, 1) == 100);
+    assert_int_equal(stats(s).evict_redirected, 1);
+    assert_int_equal(stats(a).vta_hits, 1);
+    assert_true(score(a, 1) > 100 && score(a, 2) == 100);
+    drop(s);
+    drop(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ccws_args),
+        cmocka_unit_test(test_ccws_vta_hashed_index),
+        cmocka_unit_test(test_ccws_shared_point_system),
+        cmocka_unit_test(test_ccws_slot_reuse_authors),
+        cmocka_unit_test(test_ccws_merge_probes),
+        cmocka_unit_test(test_ccws_atomics_held),
+        cmocka_unit_test(test_ccws_evict_to_source),
         cmocka_unit_test(test_ccws_oracle14_27_gto_without_vta_hits),
         cmocka_unit_test(test_ccws_oracle15_cutoff),
         cmocka_unit_test(test_ccws_oracle16_17_vta_owner),

@@ -179,8 +179,20 @@ static void test_oracle3_branch(void **state)
     cawa_cpl_fini(&one);
     cawa_cpl_fini(&div);
 
-    /* Through the scheduler: issue at pc 1, next seen at pc 4 = a branch 1 -> 4. */
+    /* The SM's branch outcomes (ninst=branch, the default): 1 -> 4, then a divergence 6 -> 7, 9. */
     s = make("gcaws", 1, 0);
+    s->v[0].pc = 1;
+    assert_int_equal(cycle(s, 1), 0);
+    s->ops->on_branch(s->st, 0, 1, 4, 1);
+    s->v[0].pc = 9; /* a jump the SM did not report as a branch adds nothing */
+    first(s, 2);
+    assert_int_equal(ctr(s, 0)->ninst, -1 + 4);
+    s->ops->on_branch(s->st, 0, 6, 7, 2);
+    s->ops->on_branch(s->st, 0, 6, 9, 2);
+    assert_int_equal(ctr(s, 0)->ninst, -1 + 4 + 2 + 4);
+    drop(s);
+    /* Inferred from PC jumps (ninst=pc): issue at pc 1, next seen at pc 4 = a branch 1 -> 4. */
+    s = make("gcaws:ninst=pc", 1, 0);
     s->v[0].pc = 1;
     assert_int_equal(cycle(s, 1), 0); /* pc becomes 2 */
     s->v[0].pc = 4;
@@ -199,14 +211,14 @@ static void test_oracle3_branch(void **state)
     assert_int_equal(ctr(s, 0)->ninst, -1);
     drop(s);
     /* delta=abs: a backward jump 5 -> 2 adds +4, delta=signed adds -2. */
-    s = make("gcaws:delta=abs", 1, 0);
+    s = make("gcaws:ninst=pc,delta=abs", 1, 0);
     s->v[0].pc = 5;
     cycle(s, 1);
     s->v[0].pc = 2;
     first(s, 2);
     assert_int_equal(ctr(s, 0)->ninst, -1 + 4);
     drop(s);
-    s = make("gcaws", 1, 0);
+    s = make("gcaws:ninst=pc", 1, 0);
     s->v[0].pc = 5;
     cycle(s, 1);
     s->v[0].pc = 2;
