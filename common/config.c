@@ -10,11 +10,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/config_value.h"
 #include "common/err.h"
 
 enum opt_type { OPT_T_INT, OPT_T_UINT, OPT_T_DOUBLE, OPT_T_BOOL, OPT_T_STR };
@@ -204,46 +204,6 @@ static char *dup_text(const char *s, size_t len)
     return p;
 }
 
-static bool is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f';
-}
-
-/* Numbers are decimal, or hex after 0x; s is already trimmed and non-empty. */
-static bool parse_int(const char *s, bool is_unsigned, int64_t *out)
-{
-    const char *digits = (s[0] == '-' || s[0] == '+') ? s + 1 : s;
-    bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
-    char *end;
-
-    if (!isdigit((unsigned char)digits[0]) || (is_unsigned && digits != s))
-        return false;
-    errno = 0;
-    if (is_unsigned) {
-        unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
-        if (errno || *end || end == digits || v > UINT32_MAX)
-            return false;
-        *out = (int64_t)v;
-        return true;
-    }
-    long long v = strtoll(s, &end, hex ? 16 : 10);
-    if (errno || *end || end == digits)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_double(const char *s, double *out)
-{
-    char *end;
-
-    if (!*s || is_blank(*s))
-        return false;
-    errno = 0;
-    *out = strtod(s, &end);
-    return !*end && end != s && isfinite(*out) && errno != ERANGE;
-}
-
 static const char *type_expect(uint8_t type)
 {
     switch (type) {
@@ -266,14 +226,14 @@ static bool parse_trimmed(const struct opt_desc *d, const char *text, union opt_
 
     switch (d->type) {
     case OPT_T_INT:
-        return parse_int(text, false, &v->i);
+        return ps_config_parse_int(text, false, &v->i);
     case OPT_T_UINT:
-        if (!parse_int(text, true, &i))
+        if (!ps_config_parse_int(text, true, &i))
             return false;
         v->u = (uint32_t)i;
         return true;
     case OPT_T_DOUBLE:
-        return parse_double(text, &v->d);
+        return ps_config_parse_double(text, &v->d);
     case OPT_T_BOOL:
         v->b = text[0] == '1';
         return (text[0] == '0' || text[0] == '1') && !text[1];
@@ -291,9 +251,9 @@ static int parse_value(const struct opt_desc *d, const char *text, union opt_val
     bool ok;
 
     if (d->type != OPT_T_STR) {
-        while (is_blank(*s))
+        while (ps_config_is_blank(*s))
             s++, len--;
-        while (len && is_blank(s[len - 1]))
+        while (len && ps_config_is_blank(s[len - 1]))
             len--;
         if (!(trimmed = dup_text(s, len)))
             return ps_err_set(err, PS_ENOMEM, "out of memory setting -%s", d->name);
@@ -488,10 +448,10 @@ static int read_quoted(struct lexer *lx, char **out, struct ps_err *err)
             buf[n++] = *s;
             continue;
         }
-        while (n && is_blank(buf[n - 1]))
+        while (n && ps_config_is_blank(buf[n - 1]))
             n--;
         next_line(lx, s);
-        while (s + 1 < close && is_blank(s[1]))
+        while (s + 1 < close && ps_config_is_blank(s[1]))
             s++;
     }
     buf[n] = '\0';
@@ -509,7 +469,7 @@ static int read_value(struct lexer *lx, char **out, struct ps_err *err)
         int rc = read_quoted(lx, out, err);
         if (rc)
             return rc;
-        while (is_blank(*lx->p))
+        while (ps_config_is_blank(*lx->p))
             lx->p++;
         if (*lx->p && *lx->p != '\n' && *lx->p != '#') {
             struct pos at = pos_of(lx, lx->p);
@@ -520,7 +480,7 @@ static int read_value(struct lexer *lx, char **out, struct ps_err *err)
         return 0;
     }
     end = s + strcspn(s, "#\n");
-    while (end > s && is_blank(end[-1]))
+    while (end > s && ps_config_is_blank(end[-1]))
         end--;
     if (!(*out = dup_text(s, (size_t)(end - s))))
         return ps_err_set(err, PS_ENOMEM, "out of memory reading a value");
@@ -545,7 +505,7 @@ static int load_option(struct ps_config *c, struct lexer *lx, struct ps_err *err
     if ((i = ps_config_find(buf)) < 0)
         return reposition(err, unknown_option(buf, err), lx, at);
     lx->p = name + len;
-    while (is_blank(*lx->p))
+    while (ps_config_is_blank(*lx->p))
         lx->p++;
     at = pos_of(lx, lx->p);
     if ((rc = read_value(lx, &value, err)) != 0)
@@ -560,7 +520,7 @@ static int load_lines(struct ps_config *c, struct lexer *lx, struct ps_err *err)
     int rc;
 
     while (*lx->p) {
-        while (is_blank(*lx->p))
+        while (ps_config_is_blank(*lx->p))
             lx->p++;
         if (*lx->p == '-') {
             if ((rc = load_option(c, lx, err)) != 0)
@@ -678,7 +638,7 @@ static bool needs_quotes(const char *s)
 {
     size_t len = strlen(s);
 
-    return !len || strchr(s, '#') || is_blank(s[0]) || is_blank(s[len - 1]);
+    return !len || strchr(s, '#') || ps_config_is_blank(s[0]) || ps_config_is_blank(s[len - 1]);
 }
 
 void ps_config_print(const struct ps_config *c, FILE *out)
@@ -739,66 +699,4 @@ void ps_config_print_json(const struct ps_config *c, FILE *out)
         fputs(i + 1 < NOPTS ? ",\n" : "\n", out);
     }
     fputs("}\n", out);
-}
-
-/* ---- lists -------------------------------------------------------------------------- */
-
-/* Splits s at sep and calls item() on each trimmed item; shared by both list parsers. */
-static int parse_list(const char *s, char sep, uint32_t max, uint32_t *n, struct ps_err *err,
-                      bool (*item)(const char *text, void *out, uint32_t k), void *out)
-{
-    char buf[64];
-
-    *n = 0;
-    if (!s)
-        return ps_err_set(err, PS_EINVAL, "no list given");
-    if (!s[strspn(s, " \t\r\v\f")])
-        return 0; /* an empty list */
-    for (uint32_t k = 0;; k++) {
-        const char *end = strchr(s, sep), *b = s;
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-
-        while (len && is_blank(b[0]))
-            b++, len--;
-        while (len && is_blank(b[len - 1]))
-            len--;
-        if (k >= max)
-            return ps_err_set(err, PS_EINVAL, "more than %" PRIu32 " items", max);
-        if (!len || len >= sizeof(buf))
-            return ps_err_set(err, PS_EINVAL, "item %" PRIu32 " is empty or too long", k + 1);
-        snprintf(buf, sizeof(buf), "%.*s", (int)len, b);
-        if (!item(buf, out, k))
-            return ps_err_set(err, PS_EINVAL, "item %" PRIu32 " '%s' is not valid", k + 1, buf);
-        *n = k + 1;
-        if (!end)
-            return 0;
-        s = end + 1;
-    }
-}
-
-static bool uint_item(const char *text, void *out, uint32_t k)
-{
-    int64_t v;
-
-    if (!parse_int(text, true, &v))
-        return false;
-    ((uint32_t *)out)[k] = (uint32_t)v;
-    return true;
-}
-
-static bool double_item(const char *text, void *out, uint32_t k)
-{
-    return parse_double(text, &((double *)out)[k]);
-}
-
-int ps_parse_uint_list(const char *s, char sep, uint32_t *out, uint32_t max, uint32_t *n,
-                       struct ps_err *err)
-{
-    return parse_list(s, sep, max, n, err, uint_item, out);
-}
-
-int ps_parse_double_list(const char *s, char sep, double *out, uint32_t max, uint32_t *n,
-                         struct ps_err *err)
-{
-    return parse_list(s, sep, max, n, err, double_item, out);
 }

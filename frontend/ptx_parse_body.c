@@ -1,7 +1,7 @@
 /*
- * PTX reader, function bodies: blocks, register and local declarations,
- * labels, branch/call target lists, .loc, and instructions with their
- * modifiers and operands.
+ * PTX reader, function bodies: blocks, directives, .loc and .pragma, and
+ * instructions with their guards and modifiers. Names (registers, labels) are in
+ * ptx_names.c, operands in ptx_operand.c, declarations in ptx_decl.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,339 +10,6 @@
 #include "common/arena.h"
 #include "common/strmap.h"
 #include "frontend/ptx_parser.h"
-
-#define MAX_RANGE (1u << 24)
-
-enum ident_ctx { CTX_VALUE, CTX_BRANCH };
-
-static int add_stmt(struct parser *p, enum isa_stmt_kind kind, uint32_t index)
-{
-    struct isa_func *f = p->f;
-
-    if (isa_grow((void **)&f->stmts, f->nstmts, &f->cap_stmts, sizeof(*f->stmts)))
-        return pp_oom(p);
-    f->stmts[f->nstmts].kind = (uint8_t)kind;
-    f->stmts[f->nstmts++].index = index;
-    return 0;
-}
-
-/* Block in which an existing binding was made (params count as outside the body). */
-static uint32_t binding_scope(const struct parser *p, uint32_t v)
-{
-    switch (SYM_TAG(v)) {
-    case L_REG:
-        return p->f->regdecls[p->f->regs[SYM_IDX(v)].decl].scope;
-    case L_RANGE:
-        return p->f->regdecls[SYM_IDX(v)].scope;
-    case L_LOCAL:
-        return p->f->locals[SYM_IDX(v)].scope;
-    default:
-        return ISA_NONE;
-    }
-}
-
-/* Binds name in map for the current block, remembering what to restore when it closes. */
-static int bind(struct parser *p, struct ps_strmap *map, const char *name, uint32_t len,
-                uint32_t val)
-{
-    uint32_t old;
-    bool oom = false;
-
-    if (isa_grow((void **)&p->undo, p->nundo, &p->cap_undo, sizeof(*p->undo)))
-        return pp_oom(p);
-    old = ps_strmap_put(map, name, len, val, &oom);
-    if (oom)
-        return pp_oom(p);
-    p->undo[p->nundo++] = (struct undo){map, name, len, old};
-    return 0;
-}
-
-int pp_bind_local(struct parser *p, const char *name, uint32_t len, uint32_t val, uint32_t line,
-                  uint32_t col)
-{
-    uint32_t old = ps_strmap_get(p->lsyms, name, len);
-
-    if (old != PS_STRMAP_NONE && binding_scope(p, old) == p->scope)
-        return pp_fail(p, line, col, "redeclaration of '%.*s'", (int)len, name);
-    return bind(p, p->lsyms, name, len, val);
-}
-
-/* Restores the bindings made since the undo log had `mark` entries. */
-static void unbind_to(struct parser *p, uint32_t mark)
-{
-    while (p->nundo > mark) {
-        struct undo *u = &p->undo[--p->nundo];
-
-        if (u->old == PS_STRMAP_NONE)
-            ps_strmap_del(u->map, u->name, u->len);
-        else
-            ps_strmap_put(u->map, u->name, u->len, u->old, NULL);
-    }
-}
-
-/* ---- registers -------------------------------------------------------- */
-
-static uint32_t lookup_range_reg(const struct parser *p, const char *s, uint32_t len);
-
-static int new_regdecl(struct parser *p, const struct isa_regdecl *d, uint32_t line, uint32_t col)
-{
-    struct isa_func *f = p->f;
-    uint32_t di = f->nregdecls;
-    uint32_t nslots = d->is_range ? d->count : 1;
-
-    if (f->nregs + (uint64_t)nslots >= SYM_MAX_INDEX)
-        return pp_fail(p, line, col, "too many registers in '%s'", f->name);
-    if (!d->is_range) {
-        uint32_t v = lookup_range_reg(p, d->base, (uint32_t)strlen(d->base));
-
-        if (v != PS_STRMAP_NONE && binding_scope(p, v) == p->scope)
-            return pp_fail(p, line, col, "redeclaration of '%s'", d->base);
-    }
-    if (isa_grow((void **)&f->regdecls, f->nregdecls, &f->cap_regdecls, sizeof(*d)))
-        return pp_oom(p);
-    while (f->cap_regs < f->nregs + nslots)
-        if (isa_grow((void **)&f->regs, f->cap_regs, &f->cap_regs, sizeof(*f->regs)))
-            return pp_oom(p);
-    f->regdecls[di] = *d;
-    f->regdecls[di].first_slot = f->nregs;
-    f->nregdecls++;
-    for (uint32_t i = 0; i < nslots; i++)
-        f->regs[f->nregs++] = (struct isa_reg){d->type, d->vec, di};
-    return pp_bind_local(p, d->base, (uint32_t)strlen(d->base),
-                         d->is_range ? SYM_MAKE(L_RANGE, di) : SYM_MAKE(L_REG, f->nregs - 1),
-                         line, col);
-}
-
-static int reg_name(struct parser *p, struct isa_regdecl *d)
-{
-    uint32_t line = p->tok.line, col = p->tok.col;
-    uint64_t n;
-    int rc;
-
-    if (p->tok.kind != PTX_TOK_IDENT)
-        return pp_fail_tok(p, "expected a register name");
-    d->base = pp_strdup(p, p->tok.text, p->tok.len);
-    d->is_range = false;
-    d->count = 1;
-    if ((rc = pp_next(p)))
-        return rc;
-    if (pp_is(p, '<')) {
-        if ((rc = pp_next(p)) || (rc = pp_expect_uint(p, &n, "a register count")))
-            return rc;
-        if (n > MAX_RANGE)
-            return pp_fail(p, line, col, "register range %s<%llu> is too large", d->base,
-                           (unsigned long long)n);
-        d->is_range = true;
-        d->count = (uint32_t)n;
-        if ((rc = pp_expect(p, '>')))
-            return rc;
-    }
-    if ((rc = new_regdecl(p, d, line, col)))
-        return rc;
-    return add_stmt(p, ISA_STMT_REGDECL, p->f->nregdecls - 1);
-}
-
-static int reg_decl(struct parser *p)
-{
-    struct isa_regdecl d;
-    enum isa_type t;
-    int rc;
-
-    memset(&d, 0, sizeof(d));
-    d.scope = p->scope;
-    if (pp_is_dot(p, "v2") || pp_is_dot(p, "v4") || pp_is_dot(p, "v8")) {
-        d.vec = (uint8_t)(p->tok.text[1] - '0');
-        if ((rc = pp_next(p)))
-            return rc;
-    }
-    t = p->tok.kind == PTX_TOK_DOT ? isa_type_lookup(p->tok.text, p->tok.len) : ISA_TYPE_NONE;
-    if (t == ISA_TYPE_NONE || isa_type_info(t)->kind == ISA_TK_OPAQUE)
-        return pp_fail_tok(p, "expected a register type after .reg");
-    d.type = (uint8_t)t;
-    if ((rc = pp_next(p)))
-        return rc;
-    for (;;) {
-        if ((rc = reg_name(p, &d)))
-            return rc;
-        if (!pp_is(p, ','))
-            break;
-        if ((rc = pp_next(p)))
-            return rc;
-    }
-    return pp_expect(p, ';');
-}
-
-/* %r12 with a %r<N> range in scope: slot of element 12. */
-static uint32_t lookup_range_reg(const struct parser *p, const char *s, uint32_t len)
-{
-    uint32_t k = len, n = 0, v;
-
-    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-        k--;
-    if (k == len || k == 0 || len - k > 8 || (s[k] == '0' && len - k > 1))
-        return PS_STRMAP_NONE;
-    for (uint32_t i = k; i < len; i++)
-        n = n * 10 + (uint32_t)(s[i] - '0');
-    v = ps_strmap_get(p->lsyms, s, k);
-    /* An inner %r<2> shadows an outer %r<10> only for %r0 and %r1. */
-    for (uint32_t u = p->nundo;; u--) {
-        if (v != PS_STRMAP_NONE && SYM_TAG(v) == L_RANGE && n < p->f->regdecls[SYM_IDX(v)].count)
-            return SYM_MAKE(L_REG, p->f->regdecls[SYM_IDX(v)].first_slot + n);
-        while (u > 0 && !(p->undo[u - 1].map == p->lsyms && p->undo[u - 1].len == k &&
-                          !memcmp(p->undo[u - 1].name, s, k)))
-            u--;
-        if (u == 0)
-            return PS_STRMAP_NONE;
-        v = p->undo[u - 1].old;
-    }
-}
-
-/* ---- labels ----------------------------------------------------------- */
-
-static int new_label(struct parser *p, const struct ptx_token *t, uint32_t *idx);
-
-/* The label a name refers to here; an unknown name becomes a forward reference. */
-static int label_ref(struct parser *p, const struct ptx_token *t, uint32_t *idx)
-{
-    uint32_t v = ps_strmap_get(p->labels, t->text, t->len);
-
-    if (v != PS_STRMAP_NONE) {
-        *idx = v;
-        return 0;
-    }
-    return new_label(p, t, idx);
-}
-
-static int new_label(struct parser *p, const struct ptx_token *t, uint32_t *idx)
-{
-    struct isa_func *f = p->f;
-    struct isa_label *l;
-
-    if (f->nlabels >= SYM_MAX_INDEX ||
-        isa_grow((void **)&f->labels, f->nlabels, &f->cap_labels, sizeof(*l)))
-        return pp_oom(p);
-    l = &f->labels[f->nlabels];
-    memset(l, 0, sizeof(*l));
-    l->name = pp_strdup(p, t->text, t->len);
-    if (!l->name)
-        return pp_oom(p);
-    l->use_line = t->line;
-    l->use_col = t->col;
-    l->scope = ISA_NONE;
-    *idx = f->nlabels++;
-    return bind(p, p->labels, l->name, t->len, *idx);
-}
-
-static int add_targets(struct parser *p, struct isa_label *l, bool functions)
-{
-    struct isa_func *f = p->f;
-    int rc;
-
-    l->first = f->ntargets;
-    for (;;) {
-        uint32_t idx;
-
-        if (p->tok.kind != PTX_TOK_IDENT)
-            return pp_fail_tok(p, "expected a %s name in the target list",
-                               functions ? "function" : "label");
-        if (functions) {
-            uint32_t v = ps_strmap_get(p->gsyms, p->tok.text, p->tok.len);
-
-            if (v == PS_STRMAP_NONE || SYM_TAG(v) != G_FUNC)
-                return pp_fail_tok(p, "'%.*s' is not a declared function", (int)p->tok.len,
-                                   p->tok.text);
-            idx = SYM_IDX(v);
-        } else if ((rc = label_ref(p, &p->tok, &idx))) {
-            return rc;
-        }
-        if (isa_grow((void **)&f->targets, f->ntargets, &f->cap_targets, sizeof(uint32_t)))
-            return pp_oom(p);
-        f->targets[f->ntargets++] = idx;
-        l = NULL; /* f->labels may not move, but keep the contract simple */
-        if ((rc = pp_next(p)))
-            return rc;
-        if (!pp_is(p, ','))
-            break;
-        if ((rc = pp_next(p)))
-            return rc;
-    }
-    return pp_expect(p, ';');
-}
-
-static int call_prototype(struct parser *p, uint32_t label)
-{
-    struct isa_module *m = p->m;
-    struct isa_func *f;
-    uint32_t idx;
-    int rc;
-
-    if (isa_grow((void **)&m->funcs, m->nfuncs, &m->cap_funcs, sizeof(*m->funcs)))
-        return pp_oom(p);
-    f = ps_arena_alloc(m->arena, sizeof(*f));
-    if (!f)
-        return pp_oom(p);
-    f->name = p->f->labels[label].name;
-    f->is_prototype = true;
-    if (pp_is(p, '(')) {
-        f->has_rets = true;
-        if ((rc = pp_param_list(p, &f->rets, &f->nrets, false)))
-            return rc;
-    }
-    if (p->tok.kind != PTX_TOK_IDENT || p->tok.len != 1 || p->tok.text[0] != '_')
-        return pp_fail_tok(p, "expected '_' in .callprototype");
-    if ((rc = pp_next(p)))
-        return rc;
-    if (pp_is(p, '(') && (rc = pp_param_list(p, &f->params, &f->nparams, false)))
-        return rc;
-    if (pp_is_dot(p, "noreturn")) {
-        f->perf.noreturn = true;
-        if ((rc = pp_next(p)))
-            return rc;
-    }
-    idx = m->nfuncs;
-    m->funcs[m->nfuncs++] = f;
-    p->f->labels[label].first = idx;
-    return pp_expect(p, ';');
-}
-
-static int label_def(struct parser *p, const struct ptx_token *name)
-{
-    struct isa_label *l;
-    uint32_t idx;
-    int rc;
-
-    if ((rc = label_ref(p, name, &idx)))
-        return rc;
-    l = &p->f->labels[idx];
-    if (l->defined && l->scope == p->scope)
-        return pp_fail(p, name->line, name->col, "redefinition of label '%s'", l->name);
-    if (l->defined) { /* labels are block-scoped: an inner block may reuse an outer name */
-        if ((rc = new_label(p, name, &idx)))
-            return rc;
-        l = &p->f->labels[idx];
-    }
-    l->defined = true;
-    l->pos = p->f->ninstrs;
-    l->scope = p->scope;
-    if ((rc = add_stmt(p, ISA_STMT_LABEL, idx)) || (rc = pp_next(p)))
-        return rc; /* now past ':' */
-    if (pp_is_dot(p, "branchtargets") || pp_is_dot(p, "calltargets")) {
-        bool fn = pp_is_dot(p, "calltargets");
-
-        l->kind = fn ? ISA_LABEL_CALLTARGETS : ISA_LABEL_BRANCHTARGETS;
-        if ((rc = pp_next(p)))
-            return rc;
-        rc = add_targets(p, l, fn);
-        l = &p->f->labels[idx];
-        l->count = p->f->ntargets - l->first;
-        return rc;
-    }
-    if (pp_is_dot(p, "callprototype")) {
-        l->kind = ISA_LABEL_CALLPROTOTYPE;
-        return pp_next(p) ? PS_EPARSE : call_prototype(p, idx);
-    }
-    return 0;
-}
 
 /* ---- .loc and .pragma --------------------------------------------------- */
 
@@ -397,347 +64,7 @@ static int body_pragma(struct parser *p)
                  sizeof(struct isa_pragma)))
         return pp_oom(p);
     f->body_pragmas[f->nbody_pragmas] = (struct isa_pragma){f->ninstrs, p->scope, text};
-    return add_stmt(p, ISA_STMT_PRAGMA, f->nbody_pragmas++);
-}
-
-/* ---- operands --------------------------------------------------------- */
-
-/* Byte and half-word selectors of video instructions (%r1.b0, %r2.h1). */
-static int set_selector(struct parser *p, struct isa_operand *o)
-{
-    static const char *const sels[] = {"b0", "b1", "b2", "b3", "h0", "h1"};
-
-    if (o->kind != ISA_OPND_REG)
-        return pp_fail_tok(p, "a selector needs a register");
-    for (unsigned i = 0; i < 6; i++)
-        if (p->tok.len == 2 && !memcmp(p->tok.text, sels[i], 2)) {
-            o->comp = (uint8_t)(5 + i);
-            return pp_next(p);
-        }
-    return pp_fail_tok(p, "invalid component '.%.*s'", (int)p->tok.len, p->tok.text);
-}
-
-static int set_component(struct parser *p, struct isa_operand *o)
-{
-    static const char comps[] = "xyzw";
-    const char *c;
-
-    if (p->tok.len == 2)
-        return set_selector(p, o);
-    if (p->tok.len != 1 || !(c = strchr(comps, p->tok.text[0])))
-        return pp_fail_tok(p, "invalid component '.%.*s'", (int)p->tok.len, p->tok.text);
-    if (o->kind == ISA_OPND_SREG && (!isa_sreg_has_components((enum isa_sreg)o->a) || c > comps + 2))
-        return pp_fail_tok(p, "special register has no component '.%c'", *c);
-    if (o->kind == ISA_OPND_REG && p->f->regs[o->a].vec <= (uint32_t)(c - comps))
-        return pp_fail_tok(p, "register is not a vector with component '.%c'", *c);
-    if (o->kind != ISA_OPND_SREG && o->kind != ISA_OPND_REG)
-        return pp_fail_tok(p, "a component needs a register");
-    o->comp = (uint8_t)(c - comps + 1);
-    return pp_next(p);
-}
-
-static bool local_sym(struct parser *p, const struct ptx_token *t, struct isa_operand *o)
-{
-    uint32_t v = ps_strmap_get(p->lsyms, t->text, t->len);
-
-    if (v == PS_STRMAP_NONE || SYM_TAG(v) == L_RANGE)
-        v = lookup_range_reg(p, t->text, t->len);
-    if (v == PS_STRMAP_NONE)
-        return false;
-    o->a = SYM_IDX(v);
-    switch (SYM_TAG(v)) {
-    case L_REG:
-        o->kind = ISA_OPND_REG;
-        return true;
-    case L_LOCAL:
-        o->symscope = ISA_SYM_LOCAL;
-        break;
-    case L_PARAM:
-        o->symscope = ISA_SYM_PARAM;
-        break;
-    default:
-        o->symscope = ISA_SYM_RET;
-        break;
-    }
-    o->kind = ISA_OPND_SYM;
-    return true;
-}
-
-/* Resolves a name: register, local/param symbol, special register, label, module symbol. */
-static int resolve_ident(struct parser *p, struct isa_operand *o, enum ident_ctx ctx)
-{
-    const struct ptx_token *t = &p->tok;
-    uint32_t v;
-    enum isa_sreg sr;
-
-    if (local_sym(p, t, o))
-        return 0;
-    if (t->text[0] == '%' && (sr = isa_sreg_lookup(t->text, t->len)) != ISA_SREG_NONE) {
-        o->kind = ISA_OPND_SREG;
-        o->a = sr;
-        return 0;
-    }
-    if (ctx == CTX_BRANCH || ps_strmap_get(p->labels, t->text, t->len) != PS_STRMAP_NONE) {
-        o->kind = ISA_OPND_LABEL;
-        return label_ref(p, t, &o->a);
-    }
-    v = ps_strmap_get(p->gsyms, t->text, t->len);
-    if (v != PS_STRMAP_NONE) {
-        o->kind = SYM_TAG(v) == G_FUNC ? ISA_OPND_FUNC : ISA_OPND_SYM;
-        o->symscope = ISA_SYM_MODULE;
-        o->a = SYM_IDX(v);
-        return 0;
-    }
-    if (t->len == 7 && !memcmp(t->text, "WARP_SZ", 7)) {
-        o->kind = ISA_OPND_IMM;
-        o->v.i = 32;
-        return 0;
-    }
-    return pp_fail_tok(p, "use of undeclared identifier '%.*s'", (int)t->len, t->text);
-}
-
-static int parse_offset(struct parser *p, int64_t *off)
-{
-    bool neg = pp_is(p, '-');
-    int rc;
-
-    if ((rc = pp_next(p)))
-        return rc;
-    if (pp_is(p, '-')) { /* nvcc writes [%rd1+-8] */
-        neg = !neg;
-        if ((rc = pp_next(p)))
-            return rc;
-    }
-    if (p->tok.kind != PTX_TOK_INT)
-        return pp_fail_tok(p, "expected an integer offset");
-    *off = (int64_t)(neg ? UINT64_C(0) - p->tok.u : p->tok.u);
-    return pp_next(p);
-}
-
-#define MAX_LIST 64
-
-static int parse_operand(struct parser *p, struct isa_operand *o, enum ident_ctx ctx, int depth);
-
-/* Appends n operands contiguously to the pool; *first receives the index. */
-static int pool_append(struct parser *p, const struct isa_operand *ops, uint32_t n,
-                       uint32_t *first)
-{
-    struct isa_func *f = p->f;
-
-    *first = f->nops;
-    if (!n)
-        return 0;
-    while (f->cap_ops < f->nops + n)
-        if (isa_grow((void **)&f->ops, f->cap_ops, &f->cap_ops, sizeof(*f->ops)))
-            return pp_oom(p);
-    memcpy(&f->ops[f->nops], ops, n * sizeof(*ops));
-    f->nops += n;
-    return 0;
-}
-
-/* Elements of {..}, (..) or [..,..]; the opening bracket has been consumed. */
-static int operand_list(struct parser *p, struct isa_operand *o, char close, int depth)
-{
-    struct isa_operand elems[MAX_LIST];
-    uint32_t n = 0;
-    int rc;
-
-    if (depth > 3)
-        return pp_fail_tok(p, "operand lists nested too deeply");
-    while (!pp_is(p, close)) {
-        if (n && (rc = pp_expect(p, ',')))
-            return rc;
-        if (n == MAX_LIST)
-            return pp_fail_tok(p, "too many elements in an operand list (at most %d)", MAX_LIST);
-        memset(&elems[n], 0, sizeof(elems[n]));
-        if ((rc = parse_operand(p, &elems[n], CTX_VALUE, depth + 1)))
-            return rc;
-        n++;
-    }
-    o->n = n;
-    if ((rc = pool_append(p, elems, n, &o->a)))
-        return rc;
-    return pp_next(p);
-}
-
-/* [reg+off], [sym+off], [imm], or a bracketed texture/surface list [a, b, {..}]. */
-static int parse_address(struct parser *p, struct isa_operand *o, int depth)
-{
-    struct isa_operand elems[MAX_LIST], base;
-    uint32_t n = 1;
-    int rc;
-
-    memset(&base, 0, sizeof(base));
-    if (p->tok.kind == PTX_TOK_INT) {
-        o->kind = ISA_OPND_ADDR;
-        o->v.i = (int64_t)p->tok.u;
-        return pp_next(p) ? PS_EPARSE : pp_expect(p, ']');
-    }
-    if (p->tok.kind != PTX_TOK_IDENT)
-        return pp_fail_tok(p, "expected a register or symbol in the address");
-    if ((rc = resolve_ident(p, &base, CTX_VALUE)) || (rc = pp_next(p)))
-        return rc;
-    if (pp_is(p, ',')) {
-        elems[0] = base;
-        while (pp_is(p, ',')) {
-            if (n == MAX_LIST)
-                return pp_fail_tok(p, "too many elements in a texture operand");
-            if ((rc = pp_next(p)))
-                return rc;
-            memset(&elems[n], 0, sizeof(elems[n]));
-            if ((rc = parse_operand(p, &elems[n++], CTX_VALUE, depth + 1)))
-                return rc;
-        }
-        o->kind = ISA_OPND_BRLIST;
-        o->n = n;
-        if ((rc = pool_append(p, elems, n, &o->a)))
-            return rc;
-        return pp_expect(p, ']');
-    }
-    o->kind = ISA_OPND_ADDR;
-    if (base.kind == ISA_OPND_REG) {
-        o->flags = ISA_OPF_ADDR_REG;
-    } else if (base.kind == ISA_OPND_SYM) {
-        o->flags = ISA_OPF_ADDR_SYM;
-        o->symscope = base.symscope;
-    } else {
-        return pp_fail(p, p->tok.line, p->tok.col, "an address must be based on a register or a variable");
-    }
-    o->a = base.a;
-    if ((pp_is(p, '+') || pp_is(p, '-')) && (rc = parse_offset(p, &o->v.i)))
-        return rc;
-    return pp_expect(p, ']');
-}
-
-static int negated_literal(struct parser *p, struct isa_operand *o)
-{
-    int rc;
-
-    if ((rc = pp_next(p)))
-        return rc;
-    switch (p->tok.kind) {
-    case PTX_TOK_INT:
-        o->kind = ISA_OPND_IMM;
-        o->v.i = (int64_t)(UINT64_C(0) - p->tok.u);
-        break;
-    case PTX_TOK_F32:
-        o->kind = ISA_OPND_F32;
-        o->v.bits = p->tok.u ^ 0x80000000u;
-        o->flags = ISA_OPF_MINUS;
-        break;
-    case PTX_TOK_F64:
-        o->kind = ISA_OPND_F64;
-        o->v.bits = p->tok.u ^ (UINT64_C(1) << 63);
-        o->flags = ISA_OPF_MINUS;
-        break;
-    case PTX_TOK_FDEC:
-        o->kind = ISA_OPND_FDEC;
-        o->v.f = -p->tok.f;
-        if (!isfinite(o->v.f))
-            return pp_fail_tok(p, "floating-point literal out of range");
-        break;
-    default:
-        return pp_fail_tok(p, "expected a number after '-'");
-    }
-    return pp_next(p);
-}
-
-static int pair_operand(struct parser *p, struct isa_operand *o)
-{
-    struct isa_operand q;
-    int rc;
-
-    if (o->kind != ISA_OPND_REG)
-        return pp_fail_tok(p, "'|' must follow a register");
-    if ((rc = pp_next(p)))
-        return rc;
-    memset(&q, 0, sizeof(q));
-    if (p->tok.kind == PTX_TOK_IDENT && p->tok.len == 1 && p->tok.text[0] == '_') {
-        q.kind = ISA_OPND_SINK;
-        q.a = ISA_NONE;
-    } else if (p->tok.kind != PTX_TOK_IDENT || (rc = resolve_ident(p, &q, CTX_VALUE))) {
-        return rc ? rc : pp_fail_tok(p, "expected a register after '|'");
-    } else if (q.kind != ISA_OPND_REG) {
-        return pp_fail_tok(p, "expected a register after '|'");
-    }
-    o->flags |= ISA_OPF_PAIR;
-    o->b = q.a;
-    return pp_next(p);
-}
-
-static int ident_operand(struct parser *p, struct isa_operand *o, enum ident_ctx ctx)
-{
-    int rc;
-
-    if (p->tok.len == 1 && p->tok.text[0] == '_') {
-        o->kind = ISA_OPND_SINK;
-        return pp_next(p);
-    }
-    if ((rc = resolve_ident(p, o, ctx)) || (rc = pp_next(p)))
-        return rc;
-    if (p->tok.kind == PTX_TOK_DOT && (rc = set_component(p, o)))
-        return rc;
-    if (pp_is(p, '|'))
-        return pair_operand(p, o);
-    if (o->kind == ISA_OPND_SYM && (pp_is(p, '+') || pp_is(p, '-')))
-        return parse_offset(p, &o->v.i);
-    return 0;
-}
-
-static int parse_operand(struct parser *p, struct isa_operand *o, enum ident_ctx ctx, int depth)
-{
-    char buf[64];
-    int rc;
-
-    switch (p->tok.kind) {
-    case PTX_TOK_IDENT:
-        return ident_operand(p, o, ctx);
-    case PTX_TOK_INT:
-        o->kind = ISA_OPND_IMM;
-        o->v.i = (int64_t)p->tok.u;
-        return pp_next(p);
-    case PTX_TOK_F32:
-    case PTX_TOK_F64:
-        o->kind = p->tok.kind == PTX_TOK_F32 ? ISA_OPND_F32 : ISA_OPND_F64;
-        o->v.bits = p->tok.u;
-        return pp_next(p);
-    case PTX_TOK_FDEC:
-        o->kind = ISA_OPND_FDEC;
-        o->v.f = p->tok.f;
-        if (!isfinite(o->v.f))
-            return pp_fail_tok(p, "floating-point literal out of range");
-        return pp_next(p);
-    case PTX_TOK_PUNCT:
-        break;
-    default:
-        return pp_fail_tok(p, "expected an operand but found %s", pp_tok_desc(p, buf, sizeof(buf)));
-    }
-    switch (p->tok.c) {
-    case '-':
-        return negated_literal(p, o);
-    case '!': {
-        uint32_t line = p->tok.line, col = p->tok.col;
-
-        if ((rc = pp_next(p)))
-            return rc;
-        if (p->tok.kind != PTX_TOK_IDENT || (rc = ident_operand(p, o, CTX_VALUE)))
-            return rc ? rc : pp_fail_tok(p, "expected a predicate after '!'");
-        if (o->kind != ISA_OPND_REG || p->f->regs[o->a].type != ISA_TYPE_PRED)
-            return pp_fail(p, line, col, "'!' applies only to predicate registers");
-        o->flags |= ISA_OPF_NEG;
-        return 0;
-    }
-    case '{':
-        o->kind = ISA_OPND_VEC;
-        return pp_next(p) ? PS_EPARSE : operand_list(p, o, '}', depth);
-    case '(':
-        o->kind = ISA_OPND_LIST;
-        return pp_next(p) ? PS_EPARSE : operand_list(p, o, ')', depth);
-    case '[':
-        return pp_next(p) ? PS_EPARSE : parse_address(p, o, depth);
-    default:
-        return pp_fail_tok(p, "expected an operand but found %s", pp_tok_desc(p, buf, sizeof(buf)));
-    }
+    return pp_add_stmt(p, ISA_STMT_PRAGMA, f->nbody_pragmas++);
 }
 
 /* ---- instructions ----------------------------------------------------- */
@@ -886,7 +213,7 @@ static int parse_guard(struct parser *p, struct isa_instr *in)
             return rc;
     }
     memset(&g, 0, sizeof(g));
-    if (p->tok.kind == PTX_TOK_IDENT && !local_sym(p, &p->tok, &g) &&
+    if (p->tok.kind == PTX_TOK_IDENT && !pp_local_sym(p, &p->tok, &g) &&
         isa_sreg_lookup(p->tok.text, p->tok.len) == ISA_SREG_NONE &&
         ps_strmap_get(p->gsyms, p->tok.text, p->tok.len) == PS_STRMAP_NONE)
         return pp_fail_tok(p, "use of undeclared identifier '%.*s'", (int)p->tok.len, p->tok.text);
@@ -933,13 +260,13 @@ static int parse_instr(struct parser *p)
         if ((in.op == ISA_OP_BRA && in.nops == 0) || (in.op == ISA_OP_BRX && in.nops == 1))
             ctx = CTX_BRANCH;
         memset(&ops[in.nops], 0, sizeof(ops[0]));
-        if ((rc = parse_operand(p, &ops[in.nops], ctx, 0)))
+        if ((rc = pp_operand(p, &ops[in.nops], ctx, 0)))
             return rc;
         in.nops++;
     }
     if ((rc = decode_mods(p, &in, line, col)) || (rc = check_instr(p, &in, ops, line, col)))
         return rc;
-    if ((rc = pool_append(p, ops, in.nops, &in.first_op)))
+    if ((rc = pp_pool_append(p, ops, in.nops, &in.first_op)))
         return rc;
     in.loc_file = p->loc_file;
     in.loc_line = p->loc_line;
@@ -947,7 +274,7 @@ static int parse_instr(struct parser *p)
     if (isa_grow((void **)&f->instrs, f->ninstrs, &f->cap_instrs, sizeof(in)))
         return pp_oom(p);
     f->instrs[f->ninstrs] = in;
-    if ((rc = add_stmt(p, ISA_STMT_INSTR, f->ninstrs++)))
+    if ((rc = pp_add_stmt(p, ISA_STMT_INSTR, f->ninstrs++)))
         return rc;
     return pp_next(p);
 }
@@ -983,7 +310,7 @@ static int bind_params(struct parser *p, struct isa_var *vs, uint32_t n, int tag
             struct isa_regdecl d = {.base = v->name, .type = v->type, .vec = v->vec,
                                     .count = 1, .scope = ISA_NONE};
 
-            rc = new_regdecl(p, &d, v->line, v->col);
+            rc = pp_new_regdecl(p, &d, v->line, v->col);
         } else {
             rc = pp_bind_local(p, v->name, len, SYM_MAKE(tag, i), v->line, v->col);
         }
@@ -1011,7 +338,7 @@ static int open_block(struct parser *p, struct block_stack *bs)
     f->scopes[s] = (struct isa_block){p->scope, f->ninstrs, f->ninstrs};
     bs->marks[s] = p->nundo;
     f->nscopes++;
-    if (s && add_stmt(p, ISA_STMT_OPEN, s))
+    if (s && pp_add_stmt(p, ISA_STMT_OPEN, s))
         return PS_ENOMEM;
     p->scope = s;
     return pp_next(p);
@@ -1034,12 +361,12 @@ static int close_block(struct parser *p, struct block_stack *bs)
             if (li != PS_STRMAP_NONE && !f->labels[li].defined && ncarry < MAX_CARRY)
                 carry[ncarry++] = li;
         }
-    unbind_to(p, bs->marks[s]);
+    pp_unbind_to(p, bs->marks[s]);
     for (uint32_t i = 0; i < ncarry; i++)
-        if (bind(p, p->labels, f->labels[carry[i]].name,
-                 (uint32_t)strlen(f->labels[carry[i]].name), carry[i]))
+        if (pp_bind(p, p->labels, f->labels[carry[i]].name,
+                    (uint32_t)strlen(f->labels[carry[i]].name), carry[i]))
             return PS_ENOMEM;
-    if (s && add_stmt(p, ISA_STMT_CLOSE, s))
+    if (s && pp_add_stmt(p, ISA_STMT_CLOSE, s))
         return PS_ENOMEM;
     p->scope = f->scopes[s].parent;
     return pp_next(p);
@@ -1053,7 +380,7 @@ static int body_directive(struct parser *p)
     };
 
     if (pp_is_dot(p, "reg"))
-        return pp_next(p) ? PS_EPARSE : reg_decl(p);
+        return pp_next(p) ? PS_EPARSE : pp_reg_decl(p);
     if (pp_is_dot(p, "loc"))
         return pp_next(p) ? PS_EPARSE : pp_loc(p);
     if (pp_is_dot(p, "pragma"))
@@ -1079,7 +406,7 @@ static int body_statement(struct parser *p, struct block_stack *bs)
     if (p->tok.kind == PTX_TOK_IDENT && next_is_colon(p)) {
         struct ptx_token name = p->tok;
 
-        return pp_next(p) ? PS_EPARSE : label_def(p, &name);
+        return pp_next(p) ? PS_EPARSE : pp_label_def(p, &name);
     }
     if (pp_is(p, '@') || p->tok.kind == PTX_TOK_IDENT)
         return parse_instr(p);
@@ -1117,7 +444,7 @@ int pp_body(struct parser *p, uint32_t fidx)
             goto out;
     rc = check_labels(p);
 out:
-    unbind_to(p, 0);
+    pp_unbind_to(p, 0);
     free(bs.marks);
     ps_strmap_destroy(p->labels);
     p->labels = ps_strmap_create();

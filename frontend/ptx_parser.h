@@ -1,7 +1,12 @@
 /*
- * Private state shared by the PTX parser's files (ptx_parse.c: module level
- * and declarations; ptx_parse_body.c: function bodies, instructions and
- * operands). Not part of the front end's public API.
+ * Private state shared by the PTX parser's files. Not part of the front end's
+ * public API. The files are layered, each calling only those below it:
+ *   ptx_parse.c       module level: header directives, functions, ptx_parse()
+ *   ptx_parse_body.c  function bodies: blocks, directives, instructions
+ *   ptx_operand.c     operands of an instruction
+ *   ptx_names.c       registers and labels of a body
+ *   ptx_decl.c        variable declarations and parameter lists
+ *   ptx_cursor.c      token cursor, errors, statement records, scoped bindings
  */
 #ifndef PTXSIM_FRONTEND_PTX_PARSER_H
 #define PTXSIM_FRONTEND_PTX_PARSER_H
@@ -53,8 +58,7 @@ struct parser {
     int pending_bank; /* .const[N] just read, for the declaration that follows; -1 if none */
 };
 
-/* Reads "[N]" after .const (an old constant bank) into *bank. */
-int pp_const_bank(struct parser *p, uint8_t *bank);
+/* ---- ptx_cursor.c ---- */
 
 /* Records the first error at (line, col) and returns PS_EPARSE. */
 int pp_fail(struct parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -76,19 +80,58 @@ int pp_expect_uint(struct parser *p, uint64_t *v, const char *what);
 /* A short description of the current token for messages. */
 const char *pp_tok_desc(const struct parser *p, char *buf, size_t len);
 char *pp_strdup(struct parser *p, const char *s, size_t len);
+/* Reads "[N]" after .const (an old constant bank) into *bank. */
+int pp_const_bank(struct parser *p, uint8_t *bank);
+/* The string of a .pragma (the current token) and its ';'. */
+int pp_pragma_text(struct parser *p, const char **text);
 
-/* Declarations shared by module scope and bodies (ptx_parse.c). */
-int pp_var_decl(struct parser *p, enum isa_space space, enum isa_linkage link, bool in_body);
-int pp_param_list(struct parser *p, struct isa_var **out, uint32_t *n, bool allow_reg);
-
+/* Appends a statement record (instruction, declaration, label, ...) to the body. */
+int pp_add_stmt(struct parser *p, enum isa_stmt_kind kind, uint32_t index);
+/* Block in which an existing binding was made (params count as outside the body). */
+uint32_t pp_binding_scope(const struct parser *p, uint32_t v);
+/* Binds name in map for the current block, remembering what to restore when it closes. */
+int pp_bind(struct parser *p, struct ps_strmap *map, const char *name, uint32_t len, uint32_t val);
 /* Binds a name in the current block; fails on a redeclaration in the same block. */
 int pp_bind_local(struct parser *p, const char *name, uint32_t len, uint32_t val, uint32_t line,
                   uint32_t col);
+/* Restores the bindings made since the undo log had `mark` entries. */
+void pp_unbind_to(struct parser *p, uint32_t mark);
 
-/* Function body (ptx_parse_body.c); the opening '{' is the current token. */
+/* ---- ptx_decl.c: declarations shared by module scope and bodies ---- */
+
+int pp_var_decl(struct parser *p, enum isa_space space, enum isa_linkage link, bool in_body);
+int pp_param_list(struct parser *p, struct isa_var **out, uint32_t *n, bool allow_reg);
+/* The state space the current ".name" token names, or ISA_SPACE_NONE. */
+int pp_space_of_dot(const struct parser *p);
+
+/* ---- ptx_names.c ---- */
+
+int pp_new_regdecl(struct parser *p, const struct isa_regdecl *d, uint32_t line, uint32_t col);
+/* A .reg declaration; the current token is the one after ".reg". */
+int pp_reg_decl(struct parser *p);
+/* The register %nameN of a %name<M> range, or ISA_NONE. */
+uint32_t pp_lookup_range_reg(const struct parser *p, const char *s, uint32_t len);
+/* The label a name refers to here; an unknown name becomes a forward reference. */
+int pp_label_ref(struct parser *p, const struct ptx_token *t, uint32_t *idx);
+/* A label definition "name:" (name is its token; the ':' is current). */
+int pp_label_def(struct parser *p, const struct ptx_token *name);
+
+/* ---- ptx_operand.c ---- */
+
+enum ident_ctx { CTX_VALUE, CTX_BRANCH };
+
+/* A local (body or parameter) symbol named t, as an operand. */
+bool pp_local_sym(struct parser *p, const struct ptx_token *t, struct isa_operand *o);
+/* Appends n operands to the function's pool; *first is where they start. */
+int pp_pool_append(struct parser *p, const struct isa_operand *ops, uint32_t n, uint32_t *first);
+/* One operand at the current token (depth: nesting of vectors and lists). */
+int pp_operand(struct parser *p, struct isa_operand *o, enum ident_ctx ctx, int depth);
+
+/* ---- ptx_parse_body.c ---- */
+
+/* Function body; the opening '{' is the current token. */
 int pp_body(struct parser *p, uint32_t fidx);
 /* .loc directive; the current token is the one after ".loc". */
 int pp_loc(struct parser *p);
-int pp_pragma_text(struct parser *p, const char **text);
 
 #endif

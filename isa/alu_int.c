@@ -635,24 +635,5 @@ int isa_alu_exec(struct isa_alu_args *a)
 
 bool isa_alu_handles(enum isa_op op)
 {
-    switch (op) {
-    case ISA_OP_ADD: case ISA_OP_SUB: case ISA_OP_ADDC: case ISA_OP_SUBC: case ISA_OP_MUL:
-    case ISA_OP_MAD: case ISA_OP_MADC: case ISA_OP_MUL24: case ISA_OP_MAD24: case ISA_OP_SAD:
-    case ISA_OP_DIV: case ISA_OP_REM: case ISA_OP_ABS: case ISA_OP_NEG: case ISA_OP_MIN:
-    case ISA_OP_MAX: case ISA_OP_POPC: case ISA_OP_CLZ: case ISA_OP_BFIND: case ISA_OP_FNS:
-    case ISA_OP_BREV: case ISA_OP_BFE: case ISA_OP_BFI: case ISA_OP_SZEXT: case ISA_OP_BMSK:
-    case ISA_OP_DP4A: case ISA_OP_DP2A: case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR:
-    case ISA_OP_NOT: case ISA_OP_CNOT: case ISA_OP_LOP3: case ISA_OP_SHF: case ISA_OP_SHL:
-    case ISA_OP_SHR: case ISA_OP_PRMT:
-    case ISA_OP_VADD2: case ISA_OP_VSUB2: case ISA_OP_VAVRG2: case ISA_OP_VABSDIFF2:
-    case ISA_OP_VMIN2: case ISA_OP_VMAX2: case ISA_OP_VADD4: case ISA_OP_VSUB4:
-    case ISA_OP_VAVRG4: case ISA_OP_VABSDIFF4: case ISA_OP_VMIN4: case ISA_OP_VMAX4:
-    case ISA_OP_FMA: case ISA_OP_RCP: case ISA_OP_SQRT: case ISA_OP_RSQRT: case ISA_OP_SIN:
-    case ISA_OP_COS: case ISA_OP_LG2: case ISA_OP_EX2: case ISA_OP_TANH: case ISA_OP_COPYSIGN:
-    case ISA_OP_TESTP: case ISA_OP_SET: case ISA_OP_SETP: case ISA_OP_SELP: case ISA_OP_SLCT:
-    case ISA_OP_CVT:
-        return true;
-    default:
-        return false;
-    }
+    return isa_op_info(op)->xclass == ISA_X_ALU;
 }

@@ -11,17 +11,6 @@
 #include "isa/exec_int.h"
 #include "isa/printf_fmt.h"
 
-bool x_is_ctrl(enum isa_op op)
-{
-    switch (op) {
-    case ISA_OP_BRA: case ISA_OP_BRX: case ISA_OP_CALL: case ISA_OP_RET:
-    case ISA_OP_EXIT: case ISA_OP_TRAP: case ISA_OP_BRKPT:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static int push(struct isa_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
     if (w->sp == w->st_cap) {
@@ -146,11 +135,6 @@ static int exec_exit(struct xctx *x)
     return x_advance(x);
 }
 
-static uint8_t *lane_local(struct isa_warp *w, uint32_t lane)
-{
-    return w->local + (size_t)lane * w->cta->L->p->ki[w->cta->L->kernel].stack_bytes;
-}
-
 /* Byte size and local-memory location (or register) of a call argument/return operand. */
 struct slot_ref {
     bool is_reg;
@@ -199,24 +183,19 @@ static void copy_returns(struct isa_warp *w, const struct isa_frame *callee, uin
             if (rv->space == ISA_SPACE_REG) {
                 v = w->regs[callee->reg_base + (size_t)ci->ret_off[i] * ISA_WARP_SIZE + l];
             } else {
-                memcpy(&v, lane_local(w, l) + callee->local_base + ci->ret_off[i],
+                memcpy(&v, x_lane_local(w, l) + callee->local_base + ci->ret_off[i],
                        rv->size_bytes < 8 ? rv->size_bytes : 8);
             }
             if (dst.is_reg)
                 w->regs[caller->reg_base + (size_t)dst.reg * ISA_WARP_SIZE + l] = v;
             else if (dst.size)
-                memcpy(lane_local(w, l) + dst.off,
-                       rv->space == ISA_SPACE_REG ? (void *)&v
-                                                   : lane_local(w, l) + callee->local_base +
-                                                         ci->ret_off[i],
+                memcpy(x_lane_local(w, l) + dst.off,
+                       rv->space == ISA_SPACE_REG
+                           ? (void *)&v
+                           : x_lane_local(w, l) + callee->local_base + ci->ret_off[i],
                        dst.size < rv->size_bytes ? dst.size : rv->size_bytes);
         }
     }
-}
-
-uint8_t *x_lane_local(struct isa_warp *w, uint32_t lane)
-{
-    return lane_local(w, lane);
 }
 
 /* Value of a call argument for one lane (register, immediate or local .param variable). */
@@ -226,7 +205,7 @@ static uint64_t arg_value(struct xctx *x, const struct isa_operand *o, uint32_t 
     uint64_t v = 0, tmp[ISA_WARP_SIZE];
 
     if (o->kind == ISA_OPND_SYM && o->symscope == ISA_SYM_LOCAL) {
-        memcpy(&v, lane_local(x->w, lane) + x->fr->local_base + x->fi->local_off[o->a],
+        memcpy(&v, x_lane_local(x->w, lane) + x->fr->local_base + x->fi->local_off[o->a],
                size < 8 ? size : 8);
         return v;
     }
@@ -243,7 +222,7 @@ static void set_ret(struct xctx *x, const struct isa_operand *rets, uint32_t lan
     if (r.is_reg)
         x_reg(x, r.reg)[lane] = v;
     else if (r.size)
-        memcpy(lane_local(x->w, lane) + r.off, &v, r.size < 8 ? r.size : 8);
+        memcpy(x_lane_local(x->w, lane) + r.off, &v, r.size < 8 ? r.size : 8);
 }
 
 struct str_ctx {
@@ -443,12 +422,12 @@ static int enter(struct xctx *x, uint32_t fidx, const struct isa_operand *args, 
                 w->regs[need - (size_t)ci->f->nregs * ISA_WARP_SIZE +
                         (size_t)ci->param_off[i] * ISA_WARP_SIZE + l] = arg_value(x, a, l, 8);
             else if (a->kind == ISA_OPND_SYM && a->symscope == ISA_SYM_LOCAL)
-                memcpy(lane_local(w, l) + local_base + ci->param_off[i],
-                       lane_local(w, l) + x->fr->local_base + x->fi->local_off[a->a],
+                memcpy(x_lane_local(w, l) + local_base + ci->param_off[i],
+                       x_lane_local(w, l) + x->fr->local_base + x->fi->local_off[a->a],
                        sz < x->f->locals[a->a].size_bytes ? sz : x->f->locals[a->a].size_bytes);
             else {
                 uint64_t v = arg_value(x, a, l, 8);
-                memcpy(lane_local(w, l) + local_base + ci->param_off[i], &v, sz < 8 ? sz : 8);
+                memcpy(x_lane_local(w, l) + local_base + ci->param_off[i], &v, sz < 8 ? sz : 8);
             }
         }
     }

@@ -38,7 +38,28 @@ static inline uint64_t width_mask(unsigned bits)
     return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
 }
 
-/* Source operand values for all lanes, converted to type t (immediates broadcast). */
+/* %tid of lane `lane` of warp w: threads are numbered x fastest, then y, then z. */
+static inline void x_thread_of(const struct isa_warp *w, uint32_t lane, uint32_t tid[3])
+{
+    const struct isa_launch *L = w->cta->L;
+    uint32_t t = w->id * ISA_WARP_SIZE + lane;
+
+    tid[0] = t % L->block[0];
+    tid[1] = t / L->block[0] % L->block[1];
+    tid[2] = t / (L->block[0] * L->block[1]);
+}
+
+/* Local memory of a lane (its whole stack). */
+static inline uint8_t *x_lane_local(struct isa_warp *w, uint32_t lane)
+{
+    return w->local + (size_t)lane * w->cta->L->p->ki[w->cta->L->kernel].stack_bytes;
+}
+
+/*
+ * Operand helpers (exec_operand.c) and isa_fault (exec_fault.c, declared in warp.h):
+ * the interpreter's leaves, which call no other exec*.c.
+ *
+ * Source operand values for all lanes, converted to type t (immediates broadcast). */
 const uint64_t *x_src(struct xctx *x, const struct isa_operand *o, enum isa_type t, uint64_t *tmp);
 /* Destination lanes for a register operand (or a scratch array for '_'). */
 uint64_t *x_dst(struct xctx *x, const struct isa_operand *o, uint64_t *scratch);
@@ -48,23 +69,15 @@ void x_write(struct xctx *x, const struct isa_operand *o, uint32_t mask, const u
 /* Symbol address in its own state space (global address, shared or local offset, ...). */
 uint64_t x_sym_addr(struct xctx *x, uint8_t symscope, uint32_t idx, uint8_t *space);
 
-/* Reads size bytes at a generic address as lane `lane` sees memory; PS_EFAULT if invalid. */
+/* exec_mem.c: reads size bytes at a generic address as lane `lane` sees memory;
+ * PS_EFAULT if invalid. */
 int x_read_generic(struct xctx *x, uint32_t lane, uint64_t addr, void *buf, uint32_t size);
-/* Local memory of a lane (its whole stack). */
-uint8_t *x_lane_local(struct isa_warp *w, uint32_t lane);
 
-int x_exec_mem(struct xctx *x);   /* ld ldu st atom red cvta isspacep prefetch */
-int x_exec_ctrl(struct xctx *x);  /* bra brx call ret exit trap brkpt */
-int x_exec_sync(struct xctx *x);  /* bar barrier membar fence vote match shfl activemask redux nanosleep */
-bool x_is_mem(enum isa_op op);
-/* tex tld4 txq suld sust sured suq on texture and surface objects (exec_tex.c). */
-int x_exec_tex(struct xctx *x);
-bool x_is_tex(enum isa_op op);
-bool x_is_ctrl(enum isa_op op);
-bool x_is_sync(enum isa_op op);
-
-/* The dispatch class of an opcode (see enum isa_exec_class). */
-enum isa_exec_class x_class_of(enum isa_op op);
+/* The executors of the execution classes of isa/opcodes.def (enum isa_xclass). */
+int x_exec_mem(struct xctx *x);  /* MEM: ld ldu st atom red cvta isspacep prefetch ... */
+int x_exec_ctrl(struct xctx *x); /* CTRL: bra brx call ret exit trap brkpt */
+int x_exec_sync(struct xctx *x); /* SYNC and BAR: bar barrier membar fence vote match shfl ... */
+int x_exec_tex(struct xctx *x);  /* TEX: tex tld4 txq suld sust sured suq */
 
 /* Advances the SIMT stack past the current instruction and reconverges. */
 int x_advance(struct xctx *x);

@@ -10,54 +10,6 @@
 #include "isa/exec_int.h"
 #include "isa/half.h"
 
-bool x_is_mem(enum isa_op op)
-{
-    switch (op) {
-    case ISA_OP_LD: case ISA_OP_LDU: case ISA_OP_ST: case ISA_OP_ATOM: case ISA_OP_RED:
-    case ISA_OP_CVTA: case ISA_OP_ISSPACEP: case ISA_OP_PREFETCH: case ISA_OP_PREFETCHU:
-    case ISA_OP_APPLYPRIORITY: case ISA_OP_DISCARD: case ISA_OP_CREATEPOLICY:
-        return true;
-    default:
-        return x_is_tex(op);
-    }
-}
-
-uint64_t x_sym_addr(struct xctx *x, uint8_t symscope, uint32_t idx, uint8_t *space)
-{
-    const struct isa_var *v;
-
-    switch (symscope) {
-    case ISA_SYM_PARAM:
-        if (x->f->is_entry) {
-            *space = ISA_SPACE_PARAM;
-            return x->fi->param_off[idx];
-        }
-        *space = ISA_SPACE_LOCAL;
-        return x->fr->local_base + x->fi->param_off[idx];
-    case ISA_SYM_RET:
-        *space = ISA_SPACE_LOCAL;
-        return x->fr->local_base + x->fi->ret_off[idx];
-    case ISA_SYM_LOCAL:
-        v = &x->f->locals[idx];
-        if (v->space == ISA_SPACE_SHARED) {
-            *space = ISA_SPACE_SHARED;
-            return x->fi->local_off[idx];
-        }
-        *space = ISA_SPACE_LOCAL;
-        return x->fr->local_base + x->fi->local_off[idx];
-    default:
-        v = &x->p->m->vars[idx];
-        if (v->space == ISA_SPACE_SHARED) {
-            uint32_t off = x->p->ki[x->L->kernel].shared_off[idx];
-
-            *space = ISA_SPACE_SHARED;
-            return off == UINT32_MAX ? 0 : off;
-        }
-        *space = v->space == ISA_SPACE_CONST ? ISA_SPACE_CONST : ISA_SPACE_GLOBAL;
-        return x->p->var_addr[idx];
-    }
-}
-
 static uint64_t to_generic(uint8_t space, uint64_t a)
 {
     switch (space) {
@@ -502,8 +454,6 @@ int x_exec_mem(struct xctx *x)
         x_write(x, &x->ops[0], x->exec, zero);
         return 0;
     default:
-        if (x_is_tex((enum isa_op)x->in->op))
-            return x_exec_tex(x);
         /* prefetch, prefetchu, applypriority, discard: hints without results */
         return 0;
     }

@@ -7,19 +7,6 @@
 
 #include "isa/exec_int.h"
 
-bool x_is_sync(enum isa_op op)
-{
-    switch (op) {
-    case ISA_OP_BAR: case ISA_OP_BARRIER: case ISA_OP_MEMBAR: case ISA_OP_FENCE:
-    case ISA_OP_VOTE: case ISA_OP_MATCH: case ISA_OP_SHFL: case ISA_OP_ACTIVEMASK:
-    case ISA_OP_REDUX: case ISA_OP_ELECT: case ISA_OP_NANOSLEEP: case ISA_OP_GRIDDEPCONTROL:
-    case ISA_OP_SETMAXNREG:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static uint32_t lead_lane(uint32_t mask)
 {
     return mask ? (uint32_t)__builtin_ctz(mask) : 0;

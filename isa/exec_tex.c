@@ -16,22 +16,6 @@
 #include "isa/opcode.h"
 #include "isa/texture.h"
 
-bool x_is_tex(enum isa_op op)
-{
-    switch (op) {
-    case ISA_OP_TEX:
-    case ISA_OP_TLD4:
-    case ISA_OP_TXQ:
-    case ISA_OP_SULD:
-    case ISA_OP_SUST:
-    case ISA_OP_SURED:
-    case ISA_OP_SUQ:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* The value of the instruction's modifier in category cat, or 0. */
 static unsigned mod_of(const struct xctx *x, enum isa_cat cat)
 {

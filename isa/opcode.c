@@ -3,10 +3,13 @@
 #include <string.h>
 
 static const struct isa_op_info op_table[ISA_OP_COUNT] = {
-    [ISA_OP_NONE] = {"", 0, 0, 0, 0, 0},
+    [ISA_OP_NONE] = {"", 0, 0, 0, 0, ISA_X_NONE, ISA_LAT_ADD, 0, ""},
 #define C(c) ISA_CAT_BIT(c)
-#define OP(id, s, lo, hi, cats, unit, flags) \
-    [ISA_OP_##id] = {s, lo, hi, ISA_UNIT_##unit, flags, (cats)},
+/* clang-format off */
+#define OP(id, s, lo, hi, cats, unit, flags, xclass, lat, meaning) \
+    [ISA_OP_##id] = {s, lo, hi, ISA_UNIT_##unit, flags, ISA_X_##xclass, ISA_LAT_##lat, (cats), \
+                     meaning},
+/* clang-format on */
 #include "isa/opcodes.def"
 #undef OP
 #undef C

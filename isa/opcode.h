@@ -62,13 +62,34 @@ enum isa_mod {
 enum isa_unit { ISA_UNIT_INT, ISA_UNIT_FP, ISA_UNIT_SFU, ISA_UNIT_MEM, ISA_UNIT_CTRL,
                 ISA_UNIT_SYNC };
 
+/*
+ * Which part of the interpreter runs an opcode (the execution class column of
+ * isa/opcodes.def); ISA_X_NONE: not implemented, refused when a module loads.
+ */
+enum isa_xclass {
+    ISA_X_NONE,
+    ISA_X_ALU,
+    ISA_X_MOV,
+    ISA_X_MEM,
+    ISA_X_TEX,
+    ISA_X_CTRL,
+    ISA_X_BAR,
+    ISA_X_SYNC
+};
+
+/*
+ * Column of the timing model's per-opcode latency and initiation tables (GPGPU-Sim's
+ * -ptx_opcode_latency_{int,fp,dp}: ADD, MAX, MUL, MAD, DIV; integers also SHFL).
+ */
+enum isa_lat { ISA_LAT_ADD, ISA_LAT_MAX, ISA_LAT_MUL, ISA_LAT_MAD, ISA_LAT_DIV, ISA_LAT_SHFL };
+
 #define ISA_OPF_NODST 0x1u
 #define ISA_OPF_BRANCH 0x2u
 #define ISA_OPF_CALL 0x4u
 
 enum isa_op {
     ISA_OP_NONE = 0,
-#define OP(id, s, lo, hi, cats, unit, flags) ISA_OP_##id,
+#define OP(id, s, lo, hi, cats, unit, flags, xclass, lat, meaning) ISA_OP_##id,
 #define C(c) 0
 #include "isa/opcodes.def"
 #undef C
@@ -82,7 +103,10 @@ struct isa_op_info {
     uint8_t max_ops;
     uint8_t unit;  /* enum isa_unit */
     uint8_t flags; /* ISA_OPF_* */
-    uint64_t cats; /* accepted ISA_CAT_BIT()s */
+    uint8_t xclass;      /* enum isa_xclass */
+    uint8_t lat;         /* enum isa_lat */
+    uint64_t cats;       /* accepted ISA_CAT_BIT()s */
+    const char *meaning; /* one line, for listings and messages */
 };
 
 struct isa_mod_info {

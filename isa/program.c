@@ -8,6 +8,7 @@
 
 #include "isa/devmem.h"
 #include "isa/exec_int.h"
+#include "isa/supported.h"
 #include "isa/texture.h"
 
 void isa_device_config_default(struct isa_device_config *cfg)
@@ -116,6 +117,7 @@ static int image_func(struct isa_program *p, uint32_t i, struct ps_err *err)
     struct isa_fimage *fi = &p->fi[i];
     const struct isa_func *f = p->m->funcs[i];
     uint32_t end;
+    int rc;
 
     fi->f = f;
     if (f->is_prototype)
@@ -155,13 +157,15 @@ static int image_func(struct isa_program *p, uint32_t i, struct ps_err *err)
         if (f->locals[k].space == ISA_SPACE_SHARED && !f->is_entry)
             return ps_err_set(err, PS_ENOTSUP,
                               "'.shared' declared inside function '%s' is not supported", f->name);
+    if ((rc = isa_func_check_supported(p->m, f, err)))
+        return rc;
     if (isa_cfg_build(f, &fi->cfg))
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     fi->cls = malloc(f->ninstrs + 1);
     if (!fi->cls)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     for (uint32_t k = 0; k < f->ninstrs; k++)
-        fi->cls[k] = (uint8_t)x_class_of((enum isa_op)f->instrs[k].op);
+        fi->cls[k] = isa_op_info((enum isa_op)f->instrs[k].op)->xclass;
     return 0;
 }
 

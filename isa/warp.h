@@ -38,12 +38,8 @@ struct isa_fimage {
     uint32_t frame_bytes; /* per-thread local memory of one activation */
     uint32_t param_bytes; /* .entry: parameter buffer size */
     uint8_t builtin;      /* enum isa_builtin for extern functions without a body */
-    uint8_t *cls;         /* per instruction: enum isa_exec_class, decided once at load */
+    uint8_t *cls;         /* per instruction: enum isa_xclass (isa/opcodes.def), at load */
 };
-
-/* How the interpreter dispatches an instruction. */
-enum isa_exec_class { ISA_X_ALU, ISA_X_MOV, ISA_X_MEM, ISA_X_CTRL, ISA_X_BAR, ISA_X_SYNC,
-                      ISA_X_UNSUPPORTED };
 
 /* Per-kernel layout of shared memory and stack. */
 struct isa_kimage {

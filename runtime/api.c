@@ -363,6 +363,100 @@ int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 
     return rc;
 }
 
+unsigned ptxsim_kernel_slots(const struct ptxsim_device *d)
+{
+    return d->gpu ? tm_gpu_free_slots(d->gpu) + tm_gpu_in_flight(d->gpu) : 0;
+}
+
+unsigned ptxsim_kernels_in_flight(const struct ptxsim_device *d)
+{
+    return d->gpu ? tm_gpu_in_flight(d->gpu) : 0;
+}
+
+int ptxsim_pack_params(struct ptxsim_module *m, const char *name, void *const *args, void **buf,
+                       uint32_t *bytes)
+{
+    uint32_t k = isa_program_find_kernel(m->prog, name), n, end = 0, off, size;
+    uint8_t *b;
+
+    *buf = NULL;
+    if (k == UINT32_MAX)
+        return ps_err_set(&m->d->last, PS_ENOTFOUND, "no kernel named '%s'", name);
+    n = isa_kernel_nparams(m->prog, k);
+    for (uint32_t i = 0; i < n; i++)
+        if (!isa_kernel_param(m->prog, k, i, &off, &size) && off + size > end)
+            end = off + size;
+    if (n && !args)
+        return ps_err_set(&m->d->last, PS_EINVAL, "kernel '%s' needs %u arguments", name, n);
+    /* Padded: the layout may round the buffer up past the last parameter. */
+    if (!(b = calloc(1, (size_t)end + 256)))
+        return ps_err_set(&m->d->last, PS_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        if (isa_kernel_param(m->prog, k, i, &off, &size) || !args[i]) {
+            free(b);
+            return ps_err_set(&m->d->last, PS_EINVAL, "argument %u of kernel '%s' is NULL", i,
+                              name);
+        }
+        memcpy(b + off, args[i], size);
+    }
+    *buf = b;
+    *bytes = end + 256;
+    return 0;
+}
+
+int ptxsim_launch_start(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
+                        struct ptxsim_dim3 block, uint32_t dyn_shared, const void *params,
+                        uint32_t param_bytes, struct ptxsim_run **out)
+{
+    struct ptxsim_device *d = m->d;
+    struct isa_launch_desc ld;
+    uint32_t k = isa_program_find_kernel(m->prog, name);
+
+    *out = NULL;
+    if (!d->gpu)
+        return ps_err_set(&d->last, PS_ENOTSUP, "concurrent launches need the timing model");
+    if (k == UINT32_MAX)
+        return ps_err_set(&d->last, PS_ENOTFOUND, "no kernel named '%s'", name);
+    memset(&ld, 0, sizeof(ld));
+    ld.kernel = k;
+    ld.grid[0] = grid.x, ld.grid[1] = grid.y, ld.grid[2] = grid.z;
+    ld.block[0] = block.x, ld.block[1] = block.y, ld.block[2] = block.z;
+    ld.dyn_shared = dyn_shared;
+    ld.param_buf = params;
+    ld.param_bytes = param_bytes;
+    return tm_gpu_submit(d->gpu, m->prog, &ld, (struct tm_kernel **)out, &d->last);
+}
+
+void ptxsim_run_wait(struct ptxsim_device *d, struct ptxsim_run *r)
+{
+    if (d->gpu)
+        tm_gpu_wait(d->gpu, (struct tm_kernel *)r);
+}
+
+bool ptxsim_run_done(const struct ptxsim_run *r)
+{
+    return tm_kernel_done((const struct tm_kernel *)r);
+}
+
+int ptxsim_run_finish(struct ptxsim_device *d, struct ptxsim_run *r, struct tm_stats *stats)
+{
+    struct tm_kernel *k = (struct tm_kernel *)r;
+    int rc = tm_kernel_result(k, &d->last);
+
+    *stats = *tm_kernel_stats(k);
+    d->warp_insts += stats->c.warp_insts;
+    d->thread_insts += stats->c.thread_insts;
+    if (rc && d->last.has_fault && !d->fault.code)
+        d->fault = d->last;
+    tm_kernel_free(k);
+    return rc;
+}
+
+double ptxsim_timing_time_ns(const struct ptxsim_device *d)
+{
+    return d->gpu ? tm_gpu_time_ns(d->gpu) : 0;
+}
+
 void ptxsim_abandon(struct ptxsim_device *d)
 {
     if (d)

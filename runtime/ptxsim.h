@@ -34,9 +34,9 @@ struct ptxsim_options {
     uint32_t shared_per_cta;   /* bytes */
     uint32_t max_threads_per_cta;
     uint32_t nsm;
-    uint64_t heap_bytes;       /* device malloc heap */
-    int memcheck;              /* nonzero: every access outside an allocation faults */
-    FILE *printf_out;          /* device printf output (default stdout) */
+    uint64_t heap_bytes; /* device malloc heap */
+    int memcheck;        /* nonzero: every access outside an allocation faults */
+    FILE *printf_out;    /* device printf output (default stdout) */
     /* Thread instructions over the device's life before launches stop with PS_ERUNAWAY (0 = no
      * cap); in functional mode (the timing model applies -gpgpu_max_insn itself). */
     uint64_t max_thread_insts;
@@ -76,7 +76,8 @@ struct ptxsim_kernel_info {
     uint32_t nparams;
     uint32_t param_offset[PTXSIM_MAX_PARAMS]; /* byte offset in the parameter buffer */
     uint32_t param_size[PTXSIM_MAX_PARAMS];
-    uint8_t param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none */
+    uint8_t
+        param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none */
     uint32_t static_shared; /* bytes; dynamic shared memory starts at the 16-aligned end */
     uint32_t regs;          /* declared 32-bit register words (kernel and callees) */
     uint64_t local_bytes;   /* .local bytes per thread (kernel and callees) */
@@ -132,6 +133,34 @@ int ptxsim_memset(struct ptxsim_device *d, uint64_t dst, int value, size_t n);
  */
 int ptxsim_launch(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
                   struct ptxsim_dim3 block, uint32_t dyn_shared, void *const *args);
+
+/*
+ * Concurrent kernels (timing mode; functional launches stay one at a time).
+ * ptxsim_kernel_slots is -gpgpu_max_concurrent_kernel in timing mode, 0 in
+ * functional mode. ptxsim_pack_params copies a launch's arguments (one
+ * pointer per parameter) into a new parameter buffer (free it with free()),
+ * so that a launch can start after the caller's arguments are gone.
+ * ptxsim_launch_start puts a launch on the GPU next to the kernels in flight
+ * (a slot must be free: ptxsim_kernels_in_flight < slots) and returns at once.
+ * ptxsim_run_wait advances simulated time until r is done (r NULL: until
+ * some kernel in flight is, or none is left). ptxsim_run_done says whether r
+ * finished; ptxsim_run_finish takes a done r's result (0 or a fault code,
+ * with the device's last error and sticky fault set as ptxsim_launch sets
+ * them) and statistics, and frees r. A fault ends every kernel in flight.
+ */
+struct ptxsim_run;
+unsigned ptxsim_kernel_slots(const struct ptxsim_device *d);
+unsigned ptxsim_kernels_in_flight(const struct ptxsim_device *d);
+int ptxsim_pack_params(struct ptxsim_module *m, const char *name, void *const *args, void **buf,
+                       uint32_t *bytes);
+int ptxsim_launch_start(struct ptxsim_module *m, const char *name, struct ptxsim_dim3 grid,
+                        struct ptxsim_dim3 block, uint32_t dyn_shared, const void *params,
+                        uint32_t param_bytes, struct ptxsim_run **out);
+void ptxsim_run_wait(struct ptxsim_device *d, struct ptxsim_run *r);
+bool ptxsim_run_done(const struct ptxsim_run *r);
+int ptxsim_run_finish(struct ptxsim_device *d, struct ptxsim_run *r, struct tm_stats *stats);
+/* Simulated time of the timing model in nanoseconds (0 in functional mode). */
+double ptxsim_timing_time_ns(const struct ptxsim_device *d);
 
 /*
  * Abandons the running launch (callable from any thread, without the lock

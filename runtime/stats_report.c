@@ -67,7 +67,8 @@ static void put_total(FILE *fp, const struct ptxsim_kstat *k, size_t n, double s
     double wall = 0;
 
     for (size_t i = 0; i < n; i++) {
-        cycles += k[i].cycles;
+        /* Kernels that ran side by side count their common cycles once. */
+        cycles += k[i].timed ? k[i].tm.gpu_cycles : k[i].cycles;
         thread += k[i].thread_insn;
         warp += k[i].warp_insn;
         wall += k[i].wall_s;
@@ -104,12 +105,14 @@ static bool timing_total(const struct ptxsim_kstat *ks, size_t n, struct tm_stat
         if (!any) {
             *t = k->tm;
             snprintf(t->kernel, sizeof(t->kernel), "(all kernels)");
+            t->overlapped = 0;
             memset(&t->c, 0, sizeof(t->c));
             t->wall_s = 0;
             lat_max = 0;
         }
         any = true;
         tm_counters_add(&t->c, &k->tm.c);
+        t->c.cycles += k->tm.gpu_cycles - k->tm.c.cycles; /* overlap counted once */
         t->c.sm.lat_max = k->tm.c.sm.lat_max > lat_max ? k->tm.c.sm.lat_max : lat_max;
         t->wall_s += k->tm.wall_s;
         ract += k->tm.ract * (double)k->tm.c.cycles;

@@ -174,6 +174,10 @@ static void put_kernel(FILE *out, const struct ptxsim_kstat *k, size_t uid, size
     fprintf(out, "kernel_grid = (%u,%u,%u) block = (%u,%u,%u)\n", s->grid[0], s->grid[1],
             s->grid[2], s->block[0], s->block[1], s->block[2]);
     fprintf(out, "gpu_sim_cycle = %llu\n", U(s->c.cycles));
+    if (s->overlapped)
+        fprintf(out,
+                "kernel_concurrent = cycles %llu..%llu, %u other kernel(s) in flight with it\n",
+                U(s->start_cycle), U(s->end_cycle), s->overlapped);
     fprintf(out, "gpu_sim_insn = %llu\n", U(s->c.thread_insts));
     fprintf(out, "gpu_ipc = %12.4f\n", d.ipc);
     fprintf(out, "gpu_occupancy = %.4f%% \n", 100.0 * d.occupancy);
@@ -201,6 +205,7 @@ void ptxsim_stats_text(const struct ptxsim_kstat *k, size_t n, const struct tm_s
         if (!k[i].timed)
             continue;
         tm_counters_add(&t.c, &k[i].tm.c);
+        t.c.cycles += k[i].tm.gpu_cycles - k[i].tm.c.cycles; /* overlap counted once */
         t.wall_s += k[i].tm.wall_s;
         timed++;
         put_kernel(out, &k[i], i + 1, n, &t, full);

@@ -15,40 +15,13 @@
 #include "common/counters.h"
 #include "isa/resources.h"
 #include "policies/registry.h"
-#include "timing/gpu.h"
+#include "timing/gpu_impl.h"
 #include "timing/l1d_trace.h"
 #include "timing/line_stats.h"
 #include "timing/sm.h"
 
-enum { D_CORE, D_ICNT, D_L2, D_DRAM, D_COUNT };
-
 /* Cycles without any issue, with nothing in flight, before a launch is declared deadlocked. */
 #define DEADLOCK_CYCLES 100000u
-
-struct tm_gpu {
-    struct ps_config cfg;
-    struct tm_params prm;
-    struct isa_device *dev;
-    struct mem_system *ms;
-    struct tm_sm **sm;
-    const struct pol_warp_sched_ops *ws;
-    const char *ws_args;
-    const struct pol_cta_sched_ops *cs;
-    void *cs_st;
-    const struct pol_l1d_ops *l1p;
-    const char *l1_args;
-    void *l1_shared;        /* the L1D policy's GPU-wide state, or NULL */
-    FILE *l1d_trace;        /* -ptxsim_l1d_trace, or NULL */
-    FILE *warp_profile;     /* -ptxsim_warp_profile, or NULL */
-    struct tm_lines *lines; /* -enable_ptx_file_line_stats, or NULL */
-    uint64_t core_now, dram_now;
-    uint64_t t_fs[D_COUNT], period_fs[D_COUNT];
-    uint64_t warp_seq;
-    uint64_t warp_insts, thread_insts, ctas, kernels;
-    struct tm_counters retired; /* counters of machines rebuilt after a fault */
-    struct tm_stats last, total;
-    bool check_only; /* built by tm_gpu_check: writes no file */
-};
 
 static double now_s(void)
 {
@@ -206,6 +179,10 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
         tm_gpu_destroy(g);
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     }
+    if ((rc = tm_kernels_init(g, err))) {
+        tm_gpu_destroy(g);
+        return rc;
+    }
     for (int d = 0; d < D_COUNT; d++) {
         g->period_fs[d] = (uint64_t)(1e9 / g->prm.clk[d] + 0.5);
         g->t_fs[d] = g->period_fs[d];
@@ -307,6 +284,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
     if (g->cs && g->cs_st)
         pol_cta_sched_destroy(g->cs, g->cs_st);
     tm_lines_destroy(g->lines);
+    tm_kernels_fini(g);
     ps_config_free(&g->cfg);
     free(g);
 }
@@ -372,13 +350,7 @@ static void per_sm_ratios(const struct tm_gpu *g, const struct tm_sm_counters *b
 
 /* ---------------------------------------------------------------- launch */
 
-struct occ {
-    uint32_t warps, regs, shared, max, regs_per_thread_est, regs_per_thread;
-    uint32_t regs_sm; /* architecture of the cubin the count came from, 0 = PTX liveness */
-    const char *limiter;
-};
-
-static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct occ *o,
+int tm_gpu_occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct occ *o,
                      struct ps_err *err)
 {
     const struct tm_params *p = &g->prm;
@@ -446,49 +418,17 @@ static int occupancy(const struct tm_gpu *g, const struct isa_launch *L, struct 
     return 0;
 }
 
-struct run {
-    struct isa_launch *L;
-    struct occ occ;
-    uint64_t nctas, next_cta;
-    uint32_t rr;
-    uint64_t last_issue_cycle, last_issued;
-    double t0, last_progress;
-    uint64_t ctas_done0; /* the SMs' finished CTAs when the launch began */
-    uint64_t sample_next;
-    struct tm_sm_counters *sample_base;
-};
-
-static void issue_ctas(struct tm_gpu *g, struct run *r)
+static void sample(struct tm_gpu *g)
 {
-    uint32_t nsm = g->prm.nsm;
-
-    for (uint32_t k = 0; k < nsm && r->next_cta < r->nctas; k++) {
-        uint32_t i = (r->rr + k) % nsm;
-        struct tm_sm *s = g->sm[i];
-        uint32_t lim = g->cs->limit(g->cs_st, i);
-
-        if (lim > r->occ.max)
-            lim = r->occ.max;
-        if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, r->occ.warps, r->occ.regs, r->occ.shared))
-            continue;
-        if (tm_sm_launch_cta(s, r->next_cta, r->occ.regs, &g->warp_seq))
-            continue;
-        r->next_cta++;
-        g->ctas++;
-    }
-    r->rr = (r->rr + 1) % nsm;
-}
-
-static void sample(struct tm_gpu *g, struct run *r)
-{
-    if (!g->cs->on_sample || g->core_now < r->sample_next)
+    if (!g->cs->on_sample || g->core_now < g->sample_next)
         return;
-    r->sample_next = g->core_now + g->prm.sample_period;
+    g->sample_next = g->core_now + g->prm.sample_period;
     for (uint32_t i = 0; i < g->prm.nsm; i++) {
         const struct tm_sm_counters *k = tm_sm_get_counters(g->sm[i]);
-        struct tm_sm_counters *b = &r->sample_base[i];
+        struct tm_sm_counters *b = &g->sample_base[i];
+        uint32_t max = g->bound[i] ? g->bound[i]->occ.max : 0;
         struct pol_sm_sample s = {k->cycles - b->cycles, k->c_idle - b->c_idle, k->c_mem - b->c_mem,
-                                  k->issued - b->issued, tm_sm_ctas(g->sm[i]),  r->occ.max};
+                                  k->issued - b->issued, tm_sm_ctas(g->sm[i]),  max};
 
         g->cs->on_sample(g->cs_st, i, &s, g->core_now);
         *b = *k;
@@ -508,7 +448,7 @@ static uint64_t ctas_done(const struct tm_gpu *g)
  * The progress line: CTAs finished (not merely issued) and an estimate of
  * the wall-clock time left, from the rate at which they have finished.
  */
-static void progress(struct tm_gpu *g, struct run *r)
+static void progress(struct tm_gpu *g, struct tm_kernel *r)
 {
     double t, el;
     uint64_t done;
@@ -527,39 +467,46 @@ static void progress(struct tm_gpu *g, struct run *r)
     fprintf(stderr,
             "ptxsim: %s: cycle %llu, %llu warp insts, %.0f sim cycles/s, CTAs done %llu/%llu "
             "(%.0f%%, %llu issued), %s\n",
-            g->dev ? r->L->p->m->funcs[r->L->kernel]->name : "?", (unsigned long long)g->core_now,
-            (unsigned long long)r->L->warp_insts, (double)g->core_now / (el + 1e-9),
+            g->dev ? r->L.p->m->funcs[r->L.kernel]->name : "?", (unsigned long long)g->core_now,
+            (unsigned long long)r->L.warp_insts, (double)g->core_now / (el + 1e-9),
             (unsigned long long)done, (unsigned long long)r->nctas,
             100.0 * (double)done / (double)r->nctas, (unsigned long long)r->next_cta, eta);
 }
 
-/* Stops a launch that cannot progress or ran past a configured cap. */
-static int watchdog(struct tm_gpu *g, struct run *r)
+/* A kernel in flight ran past the per-launch warp-instruction budget. */
+static bool over_budget(const struct tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->nslots; i++)
+        if (g->slot[i] && g->slot[i]->L.warp_insts > isa_device_config(g->dev)->insn_budget)
+            return true;
+    return false;
+}
+
+/* Stops the launches that cannot progress or ran past a configured cap. */
+static int watchdog(struct tm_gpu *g, struct tm_kernel *r)
 {
     uint64_t issued = 0;
     const struct tm_params *p = &g->prm;
 
-    if (p->max_insn && g->thread_insts + r->L->thread_insts >= p->max_insn)
-        return ps_err_set(r->L->err, PS_ERUNAWAY,
+    if (p->max_insn && g->thread_insts + tm_kernels_thread_insts(g) >= p->max_insn)
+        return ps_err_set(r->L.err, PS_ERUNAWAY,
                           "stopped at -gpgpu_max_insn %llu thread instructions",
                           (unsigned long long)p->max_insn);
     if (g->dev && !(g->core_now & 1023) && isa_device_abandoned(g->dev))
-        return ps_err_set(r->L->err, PS_EABANDONED, "launch abandoned: the process is exiting");
+        return ps_err_set(r->L.err, PS_EABANDONED, "launch abandoned: the process is exiting");
     if (p->max_cycle && g->core_now >= p->max_cycle)
-        return ps_err_set(r->L->err, PS_ERUNAWAY, "stopped at -gpgpu_max_cycle %llu cycles",
+        return ps_err_set(r->L.err, PS_ERUNAWAY, "stopped at -gpgpu_max_cycle %llu cycles",
                           (unsigned long long)p->max_cycle);
     if (g->dev && isa_device_config(g->dev)->stop && *isa_device_config(g->dev)->stop)
-        return ps_err_set(r->L->err, PS_ERUNAWAY, "stopped by signal %d",
+        return ps_err_set(r->L.err, PS_ERUNAWAY, "stopped by signal %d",
                           *isa_device_config(g->dev)->stop);
-    if (g->dev && isa_device_config(g->dev)->insn_budget &&
-        r->L->warp_insts > isa_device_config(g->dev)->insn_budget) {
+    if (g->dev && isa_device_config(g->dev)->insn_budget && over_budget(g)) {
         for (uint32_t i = 0; i < p->nsm; i++) {
             struct isa_warp *w = tm_sm_barrier_warp(g->sm[i]);
 
             if (w)
                 return isa_fault(w, 0, PS_ERUNAWAY, 0,
-                                 "runaway kernel: more than %llu warp instructions"
-                                 ISA_BUDGET_HINT,
+                                 "runaway kernel: more than %llu warp instructions" ISA_BUDGET_HINT,
                                  (unsigned long long)isa_device_config(g->dev)->insn_budget);
         }
     }
@@ -567,12 +514,12 @@ static int watchdog(struct tm_gpu *g, struct run *r)
         return 0;
     for (uint32_t i = 0; i < p->nsm; i++)
         issued += tm_sm_issued(g->sm[i]);
-    if (issued != r->last_issued || mem_system_busy(g->ms)) {
-        r->last_issued = issued;
-        r->last_issue_cycle = g->core_now;
+    if (issued != g->last_issued || mem_system_busy(g->ms)) {
+        g->last_issued = issued;
+        g->last_issue_cycle = g->core_now;
         return 0;
     }
-    if (g->core_now - r->last_issue_cycle < DEADLOCK_CYCLES)
+    if (g->core_now - g->last_issue_cycle < DEADLOCK_CYCLES)
         return 0;
     for (uint32_t i = 0; i < p->nsm; i++) {
         struct isa_warp *w = tm_sm_barrier_warp(g->sm[i]);
@@ -583,45 +530,38 @@ static int watchdog(struct tm_gpu *g, struct run *r)
                              "barrier %u",
                              DEADLOCK_CYCLES, w->id, w->bar_id);
     }
-    return ps_err_set(r->L->err, PS_EDEADLOCK, "deadlock: no instruction issued for %u cycles",
+    return ps_err_set(r->L.err, PS_EDEADLOCK, "deadlock: no instruction issued for %u cycles",
                       DEADLOCK_CYCLES);
 }
 
-static bool finished(const struct tm_gpu *g, const struct run *r)
+static int core_cycle(struct tm_gpu *g)
 {
-    if (r->next_cta < r->nctas)
-        return false;
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        if (!tm_sm_idle(g->sm[i]))
-            return false;
-    return !mem_system_busy(g->ms);
-}
-
-static int core_cycle(struct tm_gpu *g, struct run *r)
-{
+    struct tm_kernel *r;
     int rc;
 
     g->core_now++;
-    issue_ctas(g, r);
+    tm_kernels_issue(g);
     for (uint32_t i = 0; i < g->prm.nsm; i++)
         if ((rc = tm_sm_cycle(g->sm[i], g->core_now)))
             return rc;
-    sample(g, r);
+    sample(g);
+    if (!(r = tm_kernels_any(g)))
+        return 0;
     progress(g, r);
     return watchdog(g, r);
 }
 
-static int run_loop(struct tm_gpu *g, struct run *r)
+int tm_gpu_run_loop(struct tm_gpu *g, struct tm_kernel *k)
 {
     int rc;
 
-    while (!finished(g, r)) {
+    while (!tm_kernels_reap(g, k)) {
         uint64_t t = g->t_fs[0];
 
         for (int d = 1; d < D_COUNT; d++)
             if (g->t_fs[d] < t)
                 t = g->t_fs[d];
-        if (g->t_fs[D_CORE] == t && (rc = core_cycle(g, r)))
+        if (g->t_fs[D_CORE] == t && (rc = core_cycle(g)))
             return rc;
         if (g->t_fs[D_ICNT] == t)
             mem_system_icnt_cycle(g->ms);
@@ -638,11 +578,14 @@ static int run_loop(struct tm_gpu *g, struct run *r)
     return 0;
 }
 
-static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_counters *before,
-                       double wall)
+void tm_gpu_gather(const struct tm_gpu *g, struct tm_counters *c)
 {
-    struct tm_stats *s = &g->last;
-    const struct isa_launch *L = r->L;
+    gather(g, c);
+}
+
+void tm_gpu_fill_stats(struct tm_gpu *g, const struct tm_kernel *r, struct tm_stats *s, double wall)
+{
+    const struct isa_launch *L = &r->L;
     struct tm_counters now;
 
     gather(g, &now);
@@ -663,9 +606,17 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
     s->dram_peak_bytes_per_cycle = (double)g->prm.nmem * g->prm.dram.chips * g->prm.dram.bus_width *
                                    g->prm.dram.data_cmd_ratio;
     s->wall_s = wall;
-    tm_counters_sub(&s->c, &now, before);
+    tm_counters_sub(&s->c, &now, &r->before);
     s->c.sm.lat_max = now.sm.lat_max;
-    per_sm_ratios(g, r->sample_base + g->prm.nsm, &s->ract, &s->util);
+    /* Its own work, also while other kernels ran alongside (timing/kernels.c). */
+    s->c.warp_insts = L->warp_insts;
+    s->c.thread_insts = L->thread_insts;
+    s->c.ctas = r->next_cta;
+    s->c.kernels = 1;
+    s->start_cycle = r->start_cycle;
+    s->end_cycle = g->core_now;
+    s->overlapped = r->max_others;
+    per_sm_ratios(g, r->base, &s->ract, &s->util);
     g->total.c = now;
     snprintf(g->total.kernel, sizeof(g->total.kernel), "(all kernels)");
     g->total.nsm = s->nsm;
@@ -681,7 +632,7 @@ static void fill_stats(struct tm_gpu *g, const struct run *r, const struct tm_co
 }
 
 /* After a fault the SMs hold half-run CTAs and the memory system in-flight requests: rebuild. */
-static void rebuild_after_fault(struct tm_gpu *g)
+void tm_gpu_rebuild_after_fault(struct tm_gpu *g)
 {
     struct tm_counters c;
     struct ps_err e;
@@ -693,87 +644,22 @@ static void rebuild_after_fault(struct tm_gpu *g)
     machine_build(g, &e);
 }
 
-/* Per-PTX-line statistics: the SMs count into program p's table during the launch. */
-static void lines_attach(struct tm_gpu *g, const struct isa_program *p)
+/* Per-PTX-line statistics: the SMs count into program p's table while they run its kernel. */
+struct tm_line_prog *tm_gpu_lines_of(struct tm_gpu *g, const struct isa_program *p)
 {
-    struct tm_line_prog *lp = g->lines ? tm_lines_program(g->lines, p) : NULL;
-
-    if (g->lines && !lp)
-        fprintf(stderr, "ptxsim: out of memory for the per-PTX-line statistics; this kernel "
-                        "is left out\n");
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        tm_sm_set_lines(g->sm[i], lp);
+    return g->lines ? tm_lines_program(g->lines, p) : NULL;
 }
 
 /* After every launch the file is written again, as GPGPU-Sim does, so it survives a crash. */
-static void lines_detach(struct tm_gpu *g)
+void tm_gpu_lines_write(struct tm_gpu *g)
 {
     struct ps_err err;
 
     if (!g->lines)
         return;
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        tm_sm_set_lines(g->sm[i], NULL);
     ps_err_clear(&err);
     if (tm_lines_write(g->lines, g->prm.line_stats, &err))
         fprintf(stderr, "ptxsim: per-PTX-line statistics: %s\n", err.msg);
-}
-
-int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
-                  struct ps_err *err)
-{
-    struct isa_launch L;
-    struct tm_itable it = {0};
-    struct run r = {0};
-    struct tm_counters before;
-    double t0 = now_s();
-    int rc;
-
-    ps_err_clear(err);
-    if (!g->sm)
-        return ps_err_set(err, PS_ENOMEM, "the timing model could not be rebuilt after a fault");
-    if ((rc = isa_launch_init(&L, p, ld, err)))
-        goto out_launch;
-    r.L = &L;
-    r.nctas = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
-    r.t0 = r.last_progress = t0;
-    r.ctas_done0 = ctas_done(g);
-    r.sample_next = g->core_now + g->prm.sample_period;
-    r.sample_base = calloc(2 * (size_t)g->prm.nsm, sizeof(*r.sample_base));
-    if (!r.sample_base) {
-        rc = ps_err_set(err, PS_ENOMEM, "out of memory");
-        goto out_launch;
-    }
-    if ((rc = occupancy(g, &L, &r.occ, err)) || (rc = tm_itable_init(&it, p, &g->prm)))
-        goto out_launch;
-    for (uint32_t i = 0; i < g->prm.nsm; i++) {
-        r.sample_base[i] = *tm_sm_get_counters(g->sm[i]);
-        r.sample_base[g->prm.nsm + i] = r.sample_base[i];
-    }
-    if (g->cs->on_kernel)
-        g->cs->on_kernel(g->cs_st, r.occ.max);
-    gather(g, &before);
-    lines_attach(g, p);
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        tm_sm_kernel_begin(g->sm[i], &L, &it, r.occ.max);
-    /* Kernel launch latency: the GPU idles before the first CTA issues. */
-    for (uint32_t c = 0; c < g->prm.kernel_launch_latency; c++)
-        g->core_now++;
-    rc = run_loop(g, &r);
-    g->warp_insts += L.warp_insts;
-    g->thread_insts += L.thread_insts;
-    g->kernels++;
-    for (uint32_t i = 0; i < g->prm.nsm; i++)
-        tm_sm_kernel_end(g->sm[i]);
-    lines_detach(g);
-    fill_stats(g, &r, &before, now_s() - t0);
-    if (rc)
-        rebuild_after_fault(g);
-out_launch:
-    tm_itable_fini(&it);
-    free(r.sample_base);
-    isa_launch_fini(&L);
-    return rc;
 }
 
 const struct tm_stats *tm_gpu_last(const struct tm_gpu *g)

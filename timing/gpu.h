@@ -6,6 +6,7 @@
 #ifndef PTXSIM_TIMING_GPU_H
 #define PTXSIM_TIMING_GPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,6 +34,27 @@ int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err);
 /* Runs one launch in the timing model. Returns 0 or an error / device fault code. */
 int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
                   struct ps_err *err);
+
+/*
+ * Concurrent kernels (timing/kernels.c): a submitted launch shares the GPU
+ * with the kernels in flight, up to -gpgpu_max_concurrent_kernel of them
+ * (tm_gpu_free_slots says whether one more fits; submitting to a full GPU is
+ * an error). tm_gpu_wait advances the clocks until k is done, or with k NULL
+ * until some kernel in flight is (or none is left); it returns k's result. A
+ * fault or a watchdog stop ends every kernel in flight. tm_gpu_launch is
+ * submit and wait. A done kernel keeps its result and statistics until
+ * tm_kernel_free; free only done kernels.
+ */
+struct tm_kernel;
+int tm_gpu_submit(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
+                  struct tm_kernel **out, struct ps_err *err);
+uint32_t tm_gpu_free_slots(const struct tm_gpu *g);
+uint32_t tm_gpu_in_flight(const struct tm_gpu *g);
+int tm_gpu_wait(struct tm_gpu *g, struct tm_kernel *k);
+bool tm_kernel_done(const struct tm_kernel *k);
+int tm_kernel_result(const struct tm_kernel *k, struct ps_err *err);
+const struct tm_stats *tm_kernel_stats(const struct tm_kernel *k);
+void tm_kernel_free(struct tm_kernel *k);
 
 /*
  * A host copy to or from [addr, addr + bytes) of device memory: with

@@ -9,29 +9,6 @@
 #include "isa/types.h"
 #include "timing/iinfo.h"
 
-enum lat_class { LC_ADD, LC_MAX, LC_MUL, LC_MAD, LC_DIV, LC_SHFL };
-
-static enum lat_class lat_class_of(enum isa_op op)
-{
-    switch (op) {
-    case ISA_OP_MIN:
-    case ISA_OP_MAX: return LC_MAX;
-    case ISA_OP_MUL:
-    case ISA_OP_MUL24: return LC_MUL;
-    case ISA_OP_MAD:
-    case ISA_OP_MAD24:
-    case ISA_OP_MADC:
-    case ISA_OP_FMA:
-    case ISA_OP_SAD:
-    case ISA_OP_DP4A:
-    case ISA_OP_DP2A: return LC_MAD;
-    case ISA_OP_DIV:
-    case ISA_OP_REM: return LC_DIV;
-    case ISA_OP_SHFL: return LC_SHFL;
-    default: return LC_ADD;
-    }
-}
-
 static void add_reg(uint16_t *arr, uint8_t *n, uint8_t max, uint32_t slot)
 {
     if (slot == ISA_NONE || slot > UINT16_MAX)
@@ -86,7 +63,7 @@ static void timing_of(const struct tm_params *prm, const struct isa_instr *in, s
 {
     enum isa_op op = (enum isa_op)in->op;
     const struct isa_op_info *oi = isa_op_info(op);
-    enum lat_class lc = lat_class_of(op);
+    enum isa_lat lc = (enum isa_lat)oi->lat;
 
     ii->unit = TM_UNIT_SP;
     switch (oi->unit) {
@@ -98,16 +75,16 @@ static void timing_of(const struct tm_params *prm, const struct isa_instr *in, s
         return;
     case ISA_UNIT_SFU:
         ii->unit = is_f64(in) ? TM_UNIT_DP : TM_UNIT_SFU;
-        ii->lat = (uint16_t)(is_f64(in) ? prm->lat_dp[LC_DIV] : prm->lat_sfu);
-        ii->ii = (uint16_t)(is_f64(in) ? prm->ii_dp[LC_DIV] : prm->ii_sfu);
+        ii->lat = (uint16_t)(is_f64(in) ? prm->lat_dp[ISA_LAT_DIV] : prm->lat_sfu);
+        ii->ii = (uint16_t)(is_f64(in) ? prm->ii_dp[ISA_LAT_DIV] : prm->ii_sfu);
         break;
     default:
         if (is_f64(in) && oi->unit != ISA_UNIT_CTRL && oi->unit != ISA_UNIT_SYNC) {
-            uint32_t k = lc > LC_DIV ? LC_ADD : lc;
+            uint32_t k = lc > ISA_LAT_DIV ? ISA_LAT_ADD : lc;
             ii->unit = TM_UNIT_DP;
             ii->lat = (uint16_t)prm->lat_dp[k];
             ii->ii = (uint16_t)prm->ii_dp[k];
-        } else if (is_float(in) && lc != LC_SHFL) {
+        } else if (is_float(in) && lc != ISA_LAT_SHFL) {
             ii->lat = (uint16_t)prm->lat_fp[lc];
             ii->ii = (uint16_t)prm->ii_fp[lc];
         } else {

@@ -211,6 +211,11 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->progress_interval = c->ptxsim_progress_interval;
     p->kernel_launch_latency = clamp_u32(c->gpgpu_kernel_launch_latency, 0);
     p->cta_launch_latency = clamp_u32(c->gpgpu_TB_launch_latency, 0);
+    p->max_kernels = clamp_u32(c->gpgpu_max_concurrent_kernel, 1);
+    if (c->gpgpu_concurrent_kernel_sm)
+        return ps_err_set(err, PS_ENOTSUP,
+                          "-gpgpu_concurrent_kernel_sm 1 (CTAs of several kernels on one SM) is "
+                          "not supported: an SM runs one kernel's CTAs at a time, as with 0");
     return 0;
 }
 

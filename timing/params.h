@@ -52,6 +52,7 @@ struct tm_params {
     /* Policies (names point into the configuration, which outlives the GPU). */
     const char *warp_sched, *cta_sched, *l1d_policy;
     uint32_t cta_limit, sample_period;
+    uint32_t max_kernels;     /* -gpgpu_max_concurrent_kernel */
     const char *policy_trace; /* file prefix, "" = none */
     const char *l1d_trace;    /* L1D read trace file, "" = none */
     const char *warp_profile; /* per-warp execution times (CSV), "" = none */

@@ -182,6 +182,11 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             "\"ctas\": %llu, \"kernels\": %llu, \"wall_s\": %.6f, \"sim_rate\": %.0f,\n",
             indent, "", U(c->cycles), U(c->thread_insts), U(c->warp_insts), d.ipc, U(c->ctas),
             U(c->kernels), s->wall_s, d.sim_rate);
+    if (s->end_cycle) /* a kernel's figures, not the whole run's */
+        fprintf(out,
+                "%*s \"concurrent\": {\"start_cycle\": %llu, \"end_cycle\": %llu, "
+                "\"overlapped_kernels\": %u, \"gpu_cycles\": %llu},\n",
+                indent, "", U(s->start_cycle), U(s->end_cycle), s->overlapped, U(s->gpu_cycles));
     fprintf(out,
             "%*s \"occupancy\": {\"max_ctas_per_sm\": %u, \"limited_by\": \"%s\", "
             "\"regs_per_thread\": %u, \"regs_source\": \"%s%.0u\", \"achieved\": %.6f},\n",

@@ -15,9 +15,9 @@
 
 /* Every field is a uint64_t counter so that snapshots subtract field by field. */
 struct tm_counters {
-    uint64_t cycles;       /* core cycles */
+    uint64_t cycles; /* core cycles */
     uint64_t warp_insts, thread_insts, ctas, kernels;
-    struct tm_sm_counters sm;     /* summed over SMs */
+    struct tm_sm_counters sm; /* summed over SMs */
     struct mem_cache_stats l1d, l1i, l1c, l1t;
     struct mem_system_stats mem;
     uint64_t dram_cycles;
@@ -28,15 +28,22 @@ struct tm_stats {
     uint32_t grid[3], block[3];
     uint32_t nsm, max_warps, max_ctas_per_sm; /* occupancy limit of the kernel (last kernel) */
     const char *occ_limiter;
-    const char *l1d_policy;                  /* name of the L1D policy */
-    const char *const *l1d_counter_names;    /* its counters in c.l1d.pol (NULL-terminated) */
-    uint32_t regs_per_thread; /* the occupancy estimate's registers per thread */
-    uint32_t regs_sm;         /* from the cubin for sm_<regs_sm>; 0 = PTX liveness estimate */
+    const char *l1d_policy;               /* name of the L1D policy */
+    const char *const *l1d_counter_names; /* its counters in c.l1d.pol (NULL-terminated) */
+    uint32_t regs_per_thread;             /* the occupancy estimate's registers per thread */
+    uint32_t regs_sm; /* from the cubin for sm_<regs_sm>; 0 = PTX liveness estimate */
     double core_mhz, dram_mhz;
     double dram_peak_bytes_per_cycle; /* all channels, per DRAM command cycle */
-    double ract;       /* mean over SMs of N_act / (N_act + N_inact) */
-    double util;       /* mean over SMs of busy cycles / cycles */
+    double ract;                      /* mean over SMs of N_act / (N_act + N_inact) */
+    double util;                      /* mean over SMs of busy cycles / cycles */
     double wall_s;
+    /* Concurrent kernels: core cycles of its submission and completion, and how many other
+     * kernels were in flight with it (0 for the whole run's figures). */
+    uint64_t start_cycle, end_cycle;
+    uint32_t overlapped;
+    /* Cycles the GPU's clock advanced for it alone: the union of the kernels' windows is the
+     * sum of this over kernels (equal to c.cycles when nothing overlapped). */
+    uint64_t gpu_cycles;
     struct tm_counters c;
 };
 

@@ -21,6 +21,8 @@ static const struct verb verbs[] = {
     {"belady", verb_belady, "replay an L1D trace (-ptxsim_l1d_trace) with LRU and Belady-optimal"},
     {"annotate", verb_annotate,
      "list per-PTX-line statistics (-enable_ptx_file_line_stats) hottest first"},
+    {"heteropdp", verb_heteropdp,
+     "train HeteroPDP's models from launch logs, or report its device choices (train|report)"},
 };
 
 static void usage(FILE *out)

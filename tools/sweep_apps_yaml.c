@@ -15,28 +15,6 @@
 
 #include "tools/sweep_apps_yaml.h"
 
-int sweep_apps_fail(struct sweep_apps_ld *l, const yaml_node_t *n, const char *fmt, ...)
-{
-    va_list ap;
-    int k = snprintf(l->err, l->errlen, "%s:%zu: ", l->path, n ? n->start_mark.line + 1 : 1);
-
-    va_start(ap, fmt);
-    if (k >= 0 && (size_t)k < l->errlen)
-        vsnprintf(l->err + k, l->errlen - (size_t)k, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-const char *sweep_apps_scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-yaml_node_t *sweep_apps_node(struct sweep_apps_ld *l, int index)
-{
-    return yaml_document_get_node(l->doc, index);
-}
-
 /* ---- ptxsim's form --------------------------------------------------------------------------- */
 
 /* The command: a string split into words, or a sequence of scalars. */

@@ -352,29 +352,6 @@ void sweep_plan_free(struct sweep_plan *p)
 
 /* ---- running and judging ------------------------------------------------------------------- */
 
-/* The command line as a shell would read it (for the .cmd file and the comparison on resume). */
-char *sweep_plan_cmd_line(char *const *argv)
-{
-    size_t len = 2; /* the NUL, and a newline the caller may add */
-    char *s, *q;
-
-    for (size_t i = 0; argv[i]; i++)
-        len += 4 * strlen(argv[i]) + 3;
-    if (!(s = calloc(1, len)))
-        return NULL;
-    q = s;
-    for (size_t i = 0; argv[i]; i++) {
-        bool plain = argv[i][0] && !argv[i][strcspn(argv[i], " \t\n'\"\\$`*?[]{}();&|<>~#!")];
-
-        q += sprintf(q, "%s%s", i ? " " : "", plain ? "" : "'");
-        for (const char *c = argv[i]; *c; c++)
-            q += *c == '\'' ? sprintf(q, "'\\''") : sprintf(q, "%c", *c);
-        if (!plain)
-            q += sprintf(q, "'");
-    }
-    return s;
-}
-
 static double mtime(const char *path)
 {
     struct stat st;

@@ -13,5 +13,6 @@ int verb_sweep(int argc, char **argv);
 int verb_belady(int argc, char **argv);
 int verb_stats(int argc, char **argv);
 int verb_annotate(int argc, char **argv);
+int verb_heteropdp(int argc, char **argv);
 
 #endif

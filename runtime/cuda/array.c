@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 #define RT_PITCH3D_ALIGN 512
 
@@ -140,6 +141,8 @@ RT_API cudaError_t cudaFreeArray(cudaArray_t array)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && array && rt_sched_on(c))
+        rt_sched_drain(c); /* cudaFreeArray synchronises */
     if (!e && array) {
         struct rt_array **pr = &c->arrays;
 

@@ -9,6 +9,7 @@
 
 #include "isa/devmem.h"
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 /* Which side can address p: only the host, only the device, or both (mapped host memory). */
 enum side { SIDE_HOST, SIDE_DEV, SIDE_BOTH };
@@ -105,10 +106,15 @@ cudaError_t rt_copy_enter(struct rt_ctx **c, cudaStream_t stream, bool has_strea
 {
     cudaError_t e = rt_lock(c);
 
-    if (!e && (*c)->sticky)
-        e = (*c)->sticky;
     if (!e && has_stream && !rt_stream_valid(*c, stream))
         e = cudaErrorInvalidResourceHandle;
+    /* Timing mode: the copy follows its stream's queued work (a synchronous one, all work). */
+    if (!e && rt_sched_on(*c) && has_stream)
+        rt_sched_drain_stream(*c, stream);
+    else if (!e && rt_sched_on(*c))
+        rt_sched_drain(*c);
+    if (!e && (*c)->sticky)
+        e = (*c)->sticky;
     return e;
 }
 

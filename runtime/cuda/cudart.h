@@ -162,6 +162,7 @@ struct rt_ctx {
     struct rt_stream *streams;
     unsigned long long next_stream_id;
     struct rt_event *events;
+    struct rt_sched *sched; /* timing mode's stream queues (sched.c), NULL until used */
     struct rt_array *arrays;
     struct rt_texobj *texobjs;
     size_t limit_stack, limit_heap, limit_printf;

@@ -11,9 +11,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include <cuda_profiler_api.h> /* cudaProfilerStart/Stop: their prototypes */
+
 #include "memsys/cache.h"
 #include "isa/engine.h"
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 #define RT_CONST_BYTES 65536
 #define RT_DRIVER_VERSION 13000
@@ -53,13 +56,13 @@ static void machine(struct rt_ctx *c, struct rt_machine *m)
     m->ctas_per_sm = clamp_int(f->gpgpu_shader_cta);
     m->regs_per_sm = clamp_int(f->gpgpu_shader_registers);
     m->shared_per_sm = clamp_int(f->gpgpu_shmem_size);
-    m->shared_per_block = m->shared_per_sm < RT_SHARED_PER_BLOCK ? m->shared_per_sm
-                                                                 : RT_SHARED_PER_BLOCK;
+    m->shared_per_block =
+        m->shared_per_sm < RT_SHARED_PER_BLOCK ? m->shared_per_sm : RT_SHARED_PER_BLOCK;
     /* GPGPU-Sim models the GTX 480's 1401 MHz shader clock as a 700 MHz core clock. */
     m->clock_khz = clamp_int((uint64_t)(clk[0] * 2000.0 + 0.5));
     m->mem_clock_khz = clamp_int((uint64_t)(clk[3] * 1000.0 + 0.5));
-    m->bus_bits = clamp_int((uint64_t)f->gpgpu_n_mem * f->gpgpu_n_mem_per_ctrlr *
-                            f->gpgpu_dram_buswidth * 8);
+    m->bus_bits =
+        clamp_int((uint64_t)f->gpgpu_n_mem * f->gpgpu_n_mem_per_ctrlr * f->gpgpu_dram_buswidth * 8);
     m->l2_bytes = 0;
     if (!mem_cache_geom_parse(f->gpgpu_cache_dl2, &g, &err))
         m->l2_bytes = clamp_int(mem_cache_geom_bytes(&g) * f->gpgpu_n_mem *
@@ -211,14 +214,31 @@ static bool extra_attr(struct rt_ctx *c, enum cudaDeviceAttr attr, int *v)
     struct rt_machine m;
 
     switch (attr) {
-    case cudaDevAttrClockRate: machine(c, &m); *v = m.clock_khz; return true;
-    case cudaDevAttrMemoryClockRate: machine(c, &m); *v = m.mem_clock_khz; return true;
-    case cudaDevAttrGpuOverlap: *v = 1; return true;
-    case cudaDevAttrKernelExecTimeout: *v = 0; return true;
-    case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; return true;
-    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *v = 2; return true;
-    case cudaDevAttrMaxPitch: *v = 2147483647; return true;
-    default: return false;
+    case cudaDevAttrClockRate:
+        machine(c, &m);
+        *v = m.clock_khz;
+        return true;
+    case cudaDevAttrMemoryClockRate:
+        machine(c, &m);
+        *v = m.mem_clock_khz;
+        return true;
+    case cudaDevAttrGpuOverlap:
+        *v = 1;
+        return true;
+    case cudaDevAttrKernelExecTimeout:
+        *v = 0;
+        return true;
+    case cudaDevAttrComputeMode:
+        *v = cudaComputeModeDefault;
+        return true;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio:
+        *v = 2;
+        return true;
+    case cudaDevAttrMaxPitch:
+        *v = 2147483647;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -228,47 +248,129 @@ static cudaError_t attribute(struct rt_ctx *c, const struct cudaDeviceProp *p,
     if (extra_attr(c, attr, v))
         return cudaSuccess;
     switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *v = p->maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *v = p->maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *v = p->maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *v = p->maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *v = p->maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *v = p->maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *v = p->maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int)p->sharedMemPerBlock; break;
-    case cudaDevAttrTotalConstantMemory: *v = (int)p->totalConstMem; break;
-    case cudaDevAttrWarpSize: *v = p->warpSize; break;
-    case cudaDevAttrMaxRegistersPerBlock: *v = p->regsPerBlock; break;
-    case cudaDevAttrTextureAlignment: *v = (int)p->textureAlignment; break;
-    case cudaDevAttrMultiProcessorCount: *v = p->multiProcessorCount; break;
-    case cudaDevAttrIntegrated: *v = p->integrated; break;
-    case cudaDevAttrCanMapHostMemory: *v = p->canMapHostMemory; break;
-    case cudaDevAttrSurfaceAlignment: *v = (int)p->surfaceAlignment; break;
-    case cudaDevAttrConcurrentKernels: *v = p->concurrentKernels; break;
-    case cudaDevAttrEccEnabled: *v = p->ECCEnabled; break;
-    case cudaDevAttrPciBusId: *v = p->pciBusID; break;
-    case cudaDevAttrPciDeviceId: *v = p->pciDeviceID; break;
-    case cudaDevAttrPciDomainId: *v = p->pciDomainID; break;
-    case cudaDevAttrTccDriver: *v = p->tccDriver; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *v = p->memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: *v = p->l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p->maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: *v = p->asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *v = p->unifiedAddressing; break;
-    case cudaDevAttrTexturePitchAlignment: *v = (int)p->texturePitchAlignment; break;
-    case cudaDevAttrComputeCapabilityMajor: *v = p->major; break;
-    case cudaDevAttrComputeCapabilityMinor: *v = p->minor; break;
-    case cudaDevAttrGlobalL1CacheSupported: *v = p->globalL1CacheSupported; break;
-    case cudaDevAttrLocalL1CacheSupported: *v = p->localL1CacheSupported; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p->sharedMemPerMultiprocessor; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p->regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: *v = p->managedMemory; break;
-    case cudaDevAttrCanUseHostPointerForRegisteredMem: *v = p->canUseHostPointerForRegisteredMem; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p->sharedMemPerBlockOptin; break;
-    case cudaDevAttrHostRegisterSupported: *v = p->hostRegisterSupported; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p->maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrNumaId: *v = p->deviceNumaId; break;
-    case cudaDevAttrHostNumaId: *v = p->hostNumaId; break;
+    case cudaDevAttrMaxThreadsPerBlock:
+        *v = p->maxThreadsPerBlock;
+        break;
+    case cudaDevAttrMaxBlockDimX:
+        *v = p->maxThreadsDim[0];
+        break;
+    case cudaDevAttrMaxBlockDimY:
+        *v = p->maxThreadsDim[1];
+        break;
+    case cudaDevAttrMaxBlockDimZ:
+        *v = p->maxThreadsDim[2];
+        break;
+    case cudaDevAttrMaxGridDimX:
+        *v = p->maxGridSize[0];
+        break;
+    case cudaDevAttrMaxGridDimY:
+        *v = p->maxGridSize[1];
+        break;
+    case cudaDevAttrMaxGridDimZ:
+        *v = p->maxGridSize[2];
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+        *v = (int)p->sharedMemPerBlock;
+        break;
+    case cudaDevAttrTotalConstantMemory:
+        *v = (int)p->totalConstMem;
+        break;
+    case cudaDevAttrWarpSize:
+        *v = p->warpSize;
+        break;
+    case cudaDevAttrMaxRegistersPerBlock:
+        *v = p->regsPerBlock;
+        break;
+    case cudaDevAttrTextureAlignment:
+        *v = (int)p->textureAlignment;
+        break;
+    case cudaDevAttrMultiProcessorCount:
+        *v = p->multiProcessorCount;
+        break;
+    case cudaDevAttrIntegrated:
+        *v = p->integrated;
+        break;
+    case cudaDevAttrCanMapHostMemory:
+        *v = p->canMapHostMemory;
+        break;
+    case cudaDevAttrSurfaceAlignment:
+        *v = (int)p->surfaceAlignment;
+        break;
+    case cudaDevAttrConcurrentKernels:
+        *v = p->concurrentKernels;
+        break;
+    case cudaDevAttrEccEnabled:
+        *v = p->ECCEnabled;
+        break;
+    case cudaDevAttrPciBusId:
+        *v = p->pciBusID;
+        break;
+    case cudaDevAttrPciDeviceId:
+        *v = p->pciDeviceID;
+        break;
+    case cudaDevAttrPciDomainId:
+        *v = p->pciDomainID;
+        break;
+    case cudaDevAttrTccDriver:
+        *v = p->tccDriver;
+        break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+        *v = p->memoryBusWidth;
+        break;
+    case cudaDevAttrL2CacheSize:
+        *v = p->l2CacheSize;
+        break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+        *v = p->maxThreadsPerMultiProcessor;
+        break;
+    case cudaDevAttrAsyncEngineCount:
+        *v = p->asyncEngineCount;
+        break;
+    case cudaDevAttrUnifiedAddressing:
+        *v = p->unifiedAddressing;
+        break;
+    case cudaDevAttrTexturePitchAlignment:
+        *v = (int)p->texturePitchAlignment;
+        break;
+    case cudaDevAttrComputeCapabilityMajor:
+        *v = p->major;
+        break;
+    case cudaDevAttrComputeCapabilityMinor:
+        *v = p->minor;
+        break;
+    case cudaDevAttrGlobalL1CacheSupported:
+        *v = p->globalL1CacheSupported;
+        break;
+    case cudaDevAttrLocalL1CacheSupported:
+        *v = p->localL1CacheSupported;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+        *v = (int)p->sharedMemPerMultiprocessor;
+        break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+        *v = p->regsPerMultiprocessor;
+        break;
+    case cudaDevAttrManagedMemory:
+        *v = p->managedMemory;
+        break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+        *v = p->canUseHostPointerForRegisteredMem;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+        *v = (int)p->sharedMemPerBlockOptin;
+        break;
+    case cudaDevAttrHostRegisterSupported:
+        *v = p->hostRegisterSupported;
+        break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+        *v = p->maxBlocksPerMultiProcessor;
+        break;
+    case cudaDevAttrNumaId:
+        *v = p->deviceNumaId;
+        break;
+    case cudaDevAttrHostNumaId:
+        *v = p->hostNumaId;
+        break;
     default:
         /* Every other attribute names a feature this device lacks (textures, peers, ...). */
         if (attr <= 0 || attr >= cudaDevAttrMax)
@@ -298,6 +400,8 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c))
+        rt_sched_drain(c);
     return rt_unlock(c, e ? e : c->sticky);
 }
 
@@ -417,10 +521,17 @@ RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
         e = cudaErrorInvalidValue;
     if (!e) {
         switch (limit) {
-        case cudaLimitStackSize: *pValue = c->limit_stack; break;
-        case cudaLimitMallocHeapSize: *pValue = c->limit_heap; break;
-        case cudaLimitPrintfFifoSize: *pValue = c->limit_printf; break;
-        default: e = cudaErrorUnsupportedLimit;
+        case cudaLimitStackSize:
+            *pValue = c->limit_stack;
+            break;
+        case cudaLimitMallocHeapSize:
+            *pValue = c->limit_heap;
+            break;
+        case cudaLimitPrintfFifoSize:
+            *pValue = c->limit_printf;
+            break;
+        default:
+            e = cudaErrorUnsupportedLimit;
         }
     }
     return rt_unlock(c, e);

@@ -17,6 +17,8 @@
 
 #include "runtime/cuda/drv.h"
 
+#include <cudaProfiler.h> /* cuProfilerStart/Stop: their prototypes */
+
 #define DRV_CTX_MAGIC 0x70637478u /* "pctx" */
 #define DRV_CTX_DEPTH 32
 /* The ABI version contexts report (cuCtxGetApiVersion): the v2 driver API. */
@@ -200,6 +202,11 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev)
     }
     return drv_leave(c, r);
 }
+
+/* Older ABI entry points: cuda.h declares them only for NVIDIA's own build. */
+CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
+                        unsigned int flags, CUdevice dev);
 
 DRV_API CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {

@@ -16,6 +16,8 @@
 #include <time.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
+#include "runtime/functional_time.h"
 #include "runtime/stop.h"
 
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
@@ -23,8 +25,8 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                               void *stream);
 RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
-RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-                                      void **args, size_t sharedMem, cudaStream_t stream);
+RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream);
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream);
 
@@ -85,7 +87,7 @@ static double seconds(void)
 static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, dim3 b,
                            uint64_t warp0, uint64_t thread0, double wall_s)
 {
-    uint64_t ctas = (uint64_t)g.x * g.y * g.z, par = ctas < RT_NSM ? ctas : RT_NSM;
+    uint64_t ctas = (uint64_t)g.x * g.y * g.z;
     struct ptxsim_kstat ks = {
         .name = k->name,
         .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
@@ -101,10 +103,10 @@ static cudaError_t account(struct rt_ctx *c, const struct rt_kernel *k, dim3 g, 
         ks.timed = true;
         ks.tm = *tm;
         ks.cycles = tm->c.cycles;
-        c->sim_ns += (double)ks.cycles * 1e3 / tm->core_mhz;
+        rt_sched_clock(c); /* the timing model's elapsed time, kernels side by side counted once */
         return rt_stats_add(c, &ks);
     }
-    ks.cycles = (ks.warp_insn + par - 1) / par;
+    ks.cycles = ptxsim_functional_cycles(ks.warp_insn, ctas, RT_NSM);
     c->sim_ns += (double)ks.cycles * 1e9 / RT_CORE_HZ;
     return rt_stats_add(c, &ks);
 }
@@ -148,6 +150,15 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
     return e ? e : e2;
 }
 
+/* __managed__ variables have host copies synchronised around each launch (rt_managed_sync). */
+static bool has_managed_vars(const struct rt_ctx *c)
+{
+    for (const struct rt_fatbin *f = c->fatbins; f; f = f->next)
+        if (f->managed_host && f->mod)
+            return true;
+    return false;
+}
+
 static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block,
                                  void **args, size_t shmem, cudaStream_t stream)
 {
@@ -164,8 +175,13 @@ static cudaError_t launch_kernel(struct rt_ctx *c, struct rt_kernel *k, dim3 gri
     if (shmem > RT_SHARED_PER_BLOCK ||
         (k->max_dyn_shared < 0 ? false : shmem > (size_t)k->max_dyn_shared))
         return cudaErrorInvalidValue;
-    e = rt_fatbin_load(c, k->fb);
-    return e ? e : run(c, k, grid, block, args, shmem);
+    if ((e = rt_fatbin_load(c, k->fb)))
+        return e;
+    if (rt_sched_on(c) && !has_managed_vars(c)) /* timing mode: kernels of streams overlap */
+        return rt_sched_kernel(c, k, grid, block, args, shmem, stream);
+    if (rt_sched_on(c))
+        rt_sched_drain(c); /* managed variables: one launch at a time, after the queued ones */
+    return run(c, k, grid, block, args, shmem);
 }
 
 cudaError_t rt_launch(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block, void **args,
@@ -213,14 +229,25 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
 {
     return launch(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
-RT_ALIAS(__cudaLaunchKernel, __cudaLaunchKernel_ptsz);
+
+/* The _ptsz entry points (--default-stream per-thread): stream 0 is the thread's own. */
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel, gridDim, blockDim, args, sharedMem, rt_ptsz(stream));
+}
 
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
     return launch(func, gridDim, blockDim, args, sharedMem, stream);
 }
-RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
+
+RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream)
+{
+    return launch(func, gridDim, blockDim, args, sharedMem, rt_ptsz(stream));
+}
 
 /*
  * The feature a launch attribute asks for that ptxsim refuses (a cooperative launch, clusters
@@ -261,4 +288,15 @@ RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const v
     return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                   config->stream);
 }
-RT_ALIAS(cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz);
+
+RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                            void **args)
+{
+    cudaLaunchConfig_t own;
+
+    if (!config)
+        return cudaLaunchKernelExC(config, func, args);
+    own = *config;
+    own.stream = rt_ptsz(own.stream);
+    return cudaLaunchKernelExC(&own, func, args);
+}

@@ -19,6 +19,7 @@
 
 #include "isa/devmem.h"
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -201,6 +202,8 @@ RT_API cudaError_t cudaFree(void *devPtr)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c))
+        rt_sched_drain(c); /* cudaFree synchronises */
     if (!e)
         e = dev_free(c, devPtr);
     return rt_unlock(c, e);
@@ -237,6 +240,8 @@ RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c) && rt_stream_valid(c, hStream))
+        rt_sched_drain_stream(c, hStream); /* freed when its stream gets there */
     if (!e)
         e = rt_stream_valid(c, hStream) ? dev_free(c, devPtr) : cudaErrorInvalidResourceHandle;
     return rt_unlock(c, e);
@@ -265,8 +270,8 @@ static cudaError_t host_alloc(void **p, size_t size, enum rt_host_kind kind, uns
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped |
-                            cudaHostAllocWriteCombined)) {
+    if (flags &
+        ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
         rt_set_last(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
     }
@@ -292,6 +297,8 @@ RT_API cudaError_t cudaFreeHost(void *ptr)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c))
+        rt_sched_drain(c); /* cudaFreeHost synchronises */
     if (!e && c->sticky)
         e = c->sticky;
     if (!e && ptr)
@@ -342,6 +349,8 @@ RT_API cudaError_t cudaHostUnregister(void *ptr)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && rt_sched_on(c))
+        rt_sched_drain(c); /* queued kernels may still use the memory */
     if (!e && rt_host_free(c, ptr, RT_HOST_REGISTERED))
         e = cudaErrorHostMemoryNotRegistered;
     return rt_unlock(c, e);

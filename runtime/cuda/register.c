@@ -18,6 +18,7 @@
 #include "common/err.h"
 #include "frontend/cubin.h"
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 /* Declared by crt/host_runtime.h, which is C++ only. */
 RT_API void **__cudaRegisterFatBinary(void *fatCubin);
@@ -158,6 +159,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
 
     if (rt_lock_for_exit(&c))
         return;
+    rt_sched_drain(c); /* work the program queued and never waited for runs before exit */
     for (struct rt_fatbin **pf = &c->fatbins; *pf; pf = &(*pf)->next) {
         if ((void **)*pf == fatCubinHandle) {
             struct rt_fatbin *fb = *pf;

@@ -1,13 +1,16 @@
 /*
- * Streams and events. Work runs synchronously in issue order, so a stream
- * is a validated handle with its flags and priority, synchronising is a
- * check of the sticky fault, and host callbacks run at once. Events record
- * the simulated clock (advanced by launches and copies), so
+ * Streams and events. In functional mode work runs synchronously in issue
+ * order, so a stream is a validated handle with its flags and priority,
+ * synchronising is a check of the sticky fault, and host callbacks run at
+ * once. In timing mode launches, event records, waits and callbacks queue on
+ * their streams (sched.c) and synchronising drains what it waits for. Events
+ * record the simulated clock (advanced by launches and copies), so
  * cudaEventElapsedTime reports simulated, reproducible milliseconds.
  */
 #include <stdlib.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 bool rt_stream_valid(struct rt_ctx *c, cudaStream_t s)
 {
@@ -29,6 +32,7 @@ static struct rt_event *event_of(struct rt_ctx *c, cudaEvent_t ev)
 
 void rt_streams_release(struct rt_ctx *c)
 {
+    rt_sched_release(c);
     while (c->streams) {
         struct rt_stream *s = c->streams;
 
@@ -91,6 +95,7 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
         if ((cudaStream_t)*ps == stream) {
             struct rt_stream *s = *ps;
 
+            rt_sched_forget_stream(c, stream); /* its queued work completes first */
             *ps = s->next;
             free(s);
             return rt_unlock(c, cudaSuccess);
@@ -105,22 +110,33 @@ static cudaError_t stream_check(cudaStream_t stream)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
-    if (!e)
-        e = rt_stream_valid(c, stream) ? c->sticky : cudaErrorInvalidResourceHandle;
-    return rt_unlock(c, e);
+    if (!e && !rt_stream_valid(c, stream))
+        e = cudaErrorInvalidResourceHandle;
+    if (!e && rt_sched_on(c))
+        rt_sched_drain_stream(c, stream);
+    return rt_unlock(c, e ? e : c->sticky);
 }
 
 RT_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     return stream_check(stream);
 }
-RT_ALIAS(cudaStreamSynchronize, cudaStreamSynchronize_ptsz);
 
+RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+    return stream_check(rt_ptsz(stream));
+}
+
+/* A query finishes the stream's work (a polling loop would otherwise never end). */
 RT_API cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     return stream_check(stream);
 }
-RT_ALIAS(cudaStreamQuery, cudaStreamQuery_ptsz);
+
+RT_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+    return stream_check(rt_ptsz(stream));
+}
 
 RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
@@ -130,9 +146,16 @@ RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, u
     (void)flags;
     if (!e && (!rt_stream_valid(c, stream) || !event_of(c, event)))
         e = cudaErrorInvalidResourceHandle;
+    if (!e && rt_sched_on(c))
+        e = rt_sched_wait_event(c, stream, event_of(c, event));
     return rt_unlock(c, e);
 }
-RT_ALIAS(cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz);
+
+RT_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                            unsigned int flags)
+{
+    return cudaStreamWaitEvent(rt_ptsz(stream), event, flags);
+}
 
 /* Looks a stream up for the getters; the default streams have flags 0, priority 0, id 0. */
 static cudaError_t stream_get(cudaStream_t stream, struct rt_stream *out)
@@ -205,36 +228,63 @@ RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
 }
 RT_ALIAS(cudaStreamIsCapturing, cudaStreamIsCapturing_ptsz);
 
-/* Host work queued on a stream runs now: everything before it has finished. */
-RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+/*
+ * Host work queued on a stream: in functional mode it runs now (everything
+ * before it has finished), unlocked since it may call the runtime; in timing
+ * mode it runs when its stream reaches it.
+ */
+static cudaError_t host_work(cudaStream_t stream, cudaHostFn_t fn, cudaStreamCallback_t cb,
+                             void *data)
 {
-    struct rt_stream s;
-    cudaError_t e = fn ? stream_get(stream, &s) : cudaErrorInvalidValue;
+    struct rt_ctx *c;
+    cudaError_t e = rt_lock(&c), status = cudaSuccess;
+    bool queued = false;
 
+    if (!e && !rt_stream_valid(c, stream))
+        e = cudaErrorInvalidResourceHandle;
+    if (!e && rt_sched_on(c)) {
+        e = rt_sched_host(c, stream, fn, cb, data);
+        queued = true;
+    }
     if (!e)
-        fn(userData);
+        status = c->sticky;
+    rt_unlock(c, e);
+    if (!e && !queued && fn)
+        fn(data);
+    else if (!e && !queued)
+        cb(stream, status, data);
     return e;
 }
-RT_ALIAS(cudaLaunchHostFunc, cudaLaunchHostFunc_ptsz);
+
+RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    if (!fn) {
+        rt_set_last(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    return host_work(stream, fn, NULL, userData);
+}
+
+RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    return cudaLaunchHostFunc(rt_ptsz(stream), fn, userData);
+}
 
 RT_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                          void *userData, unsigned int flags)
 {
-    struct rt_ctx *c;
-    cudaError_t e = rt_lock(&c), status = cudaSuccess;
-
-    if (!e && (!callback || flags))
-        e = cudaErrorInvalidValue;
-    if (!e && !rt_stream_valid(c, stream))
-        e = cudaErrorInvalidResourceHandle;
-    if (!e)
-        status = c->sticky;
-    rt_unlock(c, e);
-    if (!e)
-        callback(stream, status, userData); /* unlocked: it may call the runtime */
-    return e;
+    if (!callback || flags) {
+        rt_set_last(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    return host_work(stream, NULL, callback, userData);
 }
-RT_ALIAS(cudaStreamAddCallback, cudaStreamAddCallback_ptsz);
+
+RT_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
+                                              void *userData, unsigned int flags)
+{
+    return cudaStreamAddCallback(rt_ptsz(stream), callback, userData, flags);
+}
 
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
@@ -272,6 +322,7 @@ RT_API cudaError_t cudaEventDestroy(cudaEvent_t event)
         if ((cudaEvent_t)*pe == event) {
             struct rt_event *ev = *pe;
 
+            rt_sched_forget_event(c, ev); /* a pending record completes first */
             *pe = ev->next;
             free(ev);
             return rt_unlock(c, cudaSuccess);
@@ -290,19 +341,30 @@ RT_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stre
     (void)flags;
     if (!e && (!ev || !rt_stream_valid(c, stream)))
         e = cudaErrorInvalidResourceHandle;
-    if (!e) {
+    if (!e && rt_sched_on(c)) {
+        e = rt_sched_record(c, ev, stream);
+    } else if (!e) {
         ev->recorded = true;
         ev->t_ns = c->sim_ns;
     }
     return rt_unlock(c, e);
 }
-RT_ALIAS(cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz);
+
+RT_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                 unsigned int flags)
+{
+    return cudaEventRecordWithFlags(event, rt_ptsz(stream), flags);
+}
 
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     return cudaEventRecordWithFlags(event, stream, 0);
 }
-RT_ALIAS(cudaEventRecord, cudaEventRecord_ptsz);
+
+RT_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
+{
+    return cudaEventRecordWithFlags(event, rt_ptsz(stream), 0);
+}
 
 /* Query and synchronize: the event must exist; everything it waits for is done. */
 static cudaError_t event_check(cudaEvent_t event)
@@ -310,9 +372,11 @@ static cudaError_t event_check(cudaEvent_t event)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
-    if (!e)
-        e = event_of(c, event) ? c->sticky : cudaErrorInvalidResourceHandle;
-    return rt_unlock(c, e);
+    if (!e && !event_of(c, event))
+        e = cudaErrorInvalidResourceHandle;
+    if (!e && rt_sched_on(c))
+        rt_sched_drain_event(c, event_of(c, event));
+    return rt_unlock(c, e ? e : c->sticky);
 }
 
 RT_API cudaError_t cudaEventQuery(cudaEvent_t event)
@@ -333,6 +397,10 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
 
     if (!e && !ms)
         e = cudaErrorInvalidValue;
+    if (!e && a && b && rt_sched_on(c)) {
+        rt_sched_drain_event(c, a);
+        rt_sched_drain_event(c, b);
+    }
     if (!e && (!a || !b || !a->recorded || !b->recorded ||
                ((a->flags | b->flags) & cudaEventDisableTiming)))
         e = cudaErrorInvalidResourceHandle;

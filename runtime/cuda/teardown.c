@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 /* One part's release step, for a device reset and for exit. NULL: nothing to do then. */
 struct rt_teardown_step {
@@ -30,6 +31,7 @@ static void host_all(struct rt_ctx *c)
 /* In order: modules first (they may own host copies), then memory, arrays and the objects over
  * them. */
 static const struct rt_teardown_step steps[] = {
+    {rt_sched_release, rt_sched_release}, /* queued work completes on the old device */
     {rt_fatbin_unload_all, rt_registry_free},
     {host_keep_vars, host_all},
     {NULL, rt_streams_release},
@@ -72,8 +74,10 @@ __attribute__((destructor)) static void ctx_fini(void)
 
     if (!c)
         return;
-    if (!c->init_err)
+    if (!c->init_err) {
+        rt_sched_drain(c); /* work the program never waited for */
         rt_stats_write(c);
+    }
     c->unloading = true;
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
         if (steps[i].fini)

@@ -13,6 +13,7 @@
 
 #include "isa/texture.h"
 #include "runtime/cuda/cudart.h"
+#include "runtime/cuda/sched.h"
 
 void rt_texobjs_release(struct rt_ctx *c)
 {
@@ -239,6 +240,8 @@ static cudaError_t destroy(unsigned long long h, bool surface)
     struct rt_ctx *c;
     cudaError_t e = rt_lock(&c);
 
+    if (!e && h && rt_sched_on(c))
+        rt_sched_drain(c); /* queued kernels may still read it */
     if (!e && h) {
         struct rt_texobj **po = &c->texobjs;
 

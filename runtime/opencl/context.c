@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/opencl/cpu.h"
 #include "runtime/opencl/ocl.h"
 
 /* Checks the property list and copies it into c. */
@@ -66,6 +67,16 @@ static cl_int device_new(cl_context c)
     return CL_DEVICE_NOT_AVAILABLE;
 }
 
+/* Records the context's devices, GPU first, each once. */
+static void set_devices(cl_context c, bool gpu, bool cpu)
+{
+    c->ndev = 0;
+    if (gpu)
+        c->devs[c->ndev++] = ocl_device();
+    if (cpu)
+        c->devs[c->ndev++] = ocl_cpu_device();
+}
+
 static cl_context context_new(const cl_context_properties *props,
                               void(CL_CALLBACK *notify)(const char *, const void *, size_t,
                                                         void *),
@@ -99,18 +110,26 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
     cl_int *errcode)
 {
     cl_int rc = CL_SUCCESS;
+    bool gpu = false, cpu = false;
+    cl_context c;
 
     if (!devices || n == 0 || (!notify && data))
         rc = CL_INVALID_VALUE;
-    for (cl_uint i = 0; rc == CL_SUCCESS && i < n; i++)
-        if (devices[i] != ocl_device())
+    for (cl_uint i = 0; rc == CL_SUCCESS && i < n; i++) {
+        if (!ocl_device_ok(devices[i]))
             rc = CL_INVALID_DEVICE;
+        gpu |= devices[i] == ocl_device();
+        cpu |= devices[i] != ocl_device();
+    }
     if (rc != CL_SUCCESS) {
         if (errcode)
             *errcode = rc;
         return NULL;
     }
-    return context_new(props, notify, data, errcode);
+    c = context_new(props, notify, data, errcode);
+    if (c)
+        set_devices(c, gpu, cpu);
+    return c;
 }
 
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
@@ -119,19 +138,26 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
     cl_int *errcode)
 {
     cl_int rc = CL_SUCCESS;
+    /* As clGetDeviceIDs: DEFAULT is the GPU alone, CPU and ALL add the CPU device. */
+    bool gpu = type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    bool cpu = (type == CL_DEVICE_TYPE_ALL || (type & CL_DEVICE_TYPE_CPU)) && ocl_cpu_device();
+    cl_context c;
 
     if (!notify && data)
         rc = CL_INVALID_VALUE;
     else if (type & ~(cl_device_type)CL_DEVICE_TYPE_ALL)
         rc = CL_INVALID_DEVICE_TYPE;
-    else if (type != CL_DEVICE_TYPE_ALL && !(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
+    else if (!gpu && !cpu)
         rc = CL_DEVICE_NOT_FOUND;
     if (rc != CL_SUCCESS) {
         if (errcode)
             *errcode = rc;
         return NULL;
     }
-    return context_new(props, notify, data, errcode);
+    c = context_new(props, notify, data, errcode);
+    if (c)
+        set_devices(c, gpu, cpu);
+    return c;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context c)
@@ -147,6 +173,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context c)
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
         return CL_INVALID_CONTEXT;
     if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) == 0) {
+        ocl_cpu_context_free(c);
         ptxsim_device_destroy(c->dev);
         pthread_mutex_destroy(&c->lock);
         ocl_retire(c);
@@ -157,7 +184,6 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context c)
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info name, size_t size,
                                                  void *value, size_t *size_ret)
 {
-    cl_device_id d = ocl_device();
     cl_uint u;
 
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
@@ -167,10 +193,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info n
         u = c->refs;
         return ocl_info(&u, sizeof(u), size, value, size_ret);
     case CL_CONTEXT_NUM_DEVICES:
-        u = 1;
+        u = c->ndev;
         return ocl_info(&u, sizeof(u), size, value, size_ret);
     case CL_CONTEXT_DEVICES:
-        return ocl_info(&d, sizeof(d), size, value, size_ret);
+        return ocl_info(c->devs, c->ndev * sizeof(c->devs[0]), size, value, size_ret);
     case CL_CONTEXT_PROPERTIES:
         return ocl_info(c->props, c->nprops * sizeof(c->props[0]), size, value, size_ret);
     default:
@@ -189,8 +215,8 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_
 
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
         rc = CL_INVALID_CONTEXT;
-    else if (d != ocl_device())
-        rc = CL_INVALID_DEVICE;
+    else if (!ocl_device_ok(d) || (d != c->devs[0] && (c->ndev < 2 || d != c->devs[1])))
+        rc = CL_INVALID_DEVICE; /* not one of the context's devices */
     else if (props & ~(cl_command_queue_properties)(CL_QUEUE_PROFILING_ENABLE |
                                                     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
         rc = CL_INVALID_VALUE;
@@ -205,6 +231,7 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_
         q->refs = 1;
         q->ctx = c;
         q->props = props;
+        q->dev = d;
         clRetainContext(c);
     }
     if (errcode)
@@ -235,7 +262,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
                                                       cl_command_queue_info name, size_t size,
                                                       void *value, size_t *size_ret)
 {
-    cl_device_id d = ocl_device();
     cl_uint u;
 
     if (!ocl_valid(q, OCL_MAGIC_QUEUE))
@@ -244,7 +270,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
     case CL_QUEUE_CONTEXT:
         return ocl_info(&q->ctx, sizeof(q->ctx), size, value, size_ret);
     case CL_QUEUE_DEVICE:
-        return ocl_info(&d, sizeof(d), size, value, size_ret);
+        return ocl_info(&q->dev, sizeof(q->dev), size, value, size_ret);
     case CL_QUEUE_REFERENCE_COUNT:
         u = q->refs;
         return ocl_info(&u, sizeof(u), size, value, size_ret);

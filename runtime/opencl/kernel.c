@@ -12,6 +12,7 @@
 
 #include "frontend/clc.h"
 #include "isa/types.h"
+#include "runtime/opencl/cpu.h"
 #include "runtime/opencl/ocl.h"
 
 #define ALIGN16(x) (((x) + 15u) & ~(size_t)15u)
@@ -118,6 +119,7 @@ static cl_int set_mem_arg(cl_kernel k, struct ocl_arg *a, size_t size, const voi
     if (m)
         addr = m->addr;
     memcpy(a->value, &addr, sizeof(addr));
+    a->mem = m;
     return CL_SUCCESS;
 }
 
@@ -283,7 +285,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_
 
     if (!ocl_valid(k, OCL_MAGIC_KERNEL))
         return CL_INVALID_KERNEL;
-    if (d && d != ocl_device())
+    if (d && !ocl_device_ok(d))
         return CL_INVALID_DEVICE;
     switch (name) {
     case CL_KERNEL_WORK_GROUP_SIZE:

@@ -14,6 +14,8 @@
 
 #include "common/err.h"
 #include "frontend/clc.h"
+#include "runtime/opencl/cpu.h"
+#include "runtime/opencl/hpdp.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stop.h"
 
@@ -189,6 +191,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     uint32_t dyn = 0;
     double s0, s1;
     cl_int rc, erc;
+    cl_device_id dev;
+    struct ocl_hpdp_launch hl;
 
     if (!ocl_valid(q, OCL_MAGIC_QUEUE))
         return CL_INVALID_COMMAND_QUEUE;
@@ -204,13 +208,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
     if (rc)
         return rc;
     pthread_mutex_lock(&q->ctx->lock);
-    rc = run(k, &r, argv, dyn, &s0, &s1);
+    dev = ocl_hpdp_target(q, k, r.dim, r.global, &hl); /* q->dev unless HeteroPDP is on */
+    if (dev != ocl_device())
+        rc = ocl_cpu_enqueue(k, r.dim, r.offset, r.global, r.local, t, &s0, &s1);
+    else
+        rc = run(k, &r, argv, dyn, &s0, &s1);
+    ocl_hpdp_done(k, &hl, dev, s1 - s0, rc);
     pthread_mutex_unlock(&q->ctx->lock);
     ptxsim_stop_after_launch(); /* a signal during the kernel: statistics, then the signal */
     if (rc == CL_INVALID_GLOBAL_OFFSET)
         return rc;
     /* Timing mode: QUEUED = SUBMIT = START, the simulated clock when the kernel began. */
-    if (ocl_env()->timing)
+    if (ocl_env()->timing || dev != ocl_device())
         erc = ocl_event_at(q, CL_COMMAND_NDRANGE_KERNEL, (cl_ulong)llround(s0),
                            (cl_ulong)llround(s1), rc ? rc : CL_COMPLETE, event);
     else

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/opencl/hpdp.h"
 #include "runtime/opencl/ocl.h"
 
 #define MEM_ACCESS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
@@ -45,6 +46,8 @@ static cl_int buffer_alloc(cl_context c, cl_mem m, void *host_ptr)
         rc = CL_OUT_OF_RESOURCES;
     if (rc && m->addr)
         ptxsim_free(c->dev, m->addr);
+    if (!rc && host_ptr)
+        ocl_hpdp_host_copy(m->size); /* host data a discrete GPU must receive (hpdp.h) */
     pthread_mutex_unlock(&c->lock);
     return rc;
 }

@@ -63,12 +63,16 @@ struct _cl_context {
     void *notify_data;
     cl_context_properties props[8];
     uint32_t nprops; /* entries in props, including the final 0; 0 when none */
+    cl_device_id devs[2]; /* the devices it was made with (GPU first), ndev of them */
+    cl_uint ndev;
+    struct ocl_cpu_ctx *cpu; /* the CPU device's PoCL context (cpu.h), made on first use */
 };
 
 struct _cl_command_queue {
     OCL_HEAD;
     cl_context ctx;
     cl_command_queue_properties props;
+    cl_device_id dev; /* the GPU, or the CPU device (cpu.h) */
 };
 
 struct ocl_mapping {
@@ -114,6 +118,8 @@ struct _cl_program {
     struct ptxsim_module *mod;
     struct clc_arg_table *args; /* kernel argument info (-cl-kernel-arg-info), else NULL */
     uint32_t kernels; /* live cl_kernel objects (clBuildProgram refuses while > 0) */
+    void *cpu;        /* PoCL's build of source for the CPU device (cpu.h), or NULL */
+    struct ocl_hpdp_feat *hpdp; /* HeteroPDP's feature counts per kernel (hpdp.h), or NULL */
 };
 
 struct ocl_arg {
@@ -121,6 +127,7 @@ struct ocl_arg {
     bool local;       /* __local pointer: value is local_size */
     size_t local_size;
     uint8_t value[256];
+    cl_mem mem; /* a buffer argument's object (NULL for a null buffer), for the CPU device */
 };
 
 struct _cl_kernel {
@@ -193,6 +200,8 @@ void ocl_stats_outside(uint64_t n);
 void ocl_stats_running(int delta);
 /* Bytes moved by a read, write, copy or fill command. */
 void ocl_stats_copy(uint64_t bytes);
+/* Bytes moved by such commands so far (HeteroPDP's transfer bytes, runtime/opencl/hpdp.h). */
+uint64_t ocl_stats_copied(void);
 /* A cap (-gpgpu_max_cycle, -gpgpu_max_insn, PTXSIM_BUDGET) stopped a kernel: the report says
  * the run is truncated, and why (the first reason wins). */
 void ocl_stats_truncated(const char *why);

@@ -14,6 +14,8 @@
 
 #include "config.h"
 #include "memsys/cache.h"
+#include "runtime/functional_time.h"
+#include "runtime/opencl/cpu.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
 #include "runtime/stop.h"
@@ -191,7 +193,6 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
     const struct ocl_env *e = ocl_env();
     const struct tm_stats *tm = ptxsim_timing_last(c->dev);
     uint64_t ctas = (uint64_t)grid->x * grid->y * grid->z;
-    uint64_t par = ctas < e->compute_units ? ctas : e->compute_units;
     struct ptxsim_kstat ks = {
         .warp_insn = ptxsim_warp_insts(c->dev) - warp0,
         .thread_insn = ptxsim_thread_insts(c->dev) - thread0,
@@ -207,9 +208,7 @@ double ocl_stats_kernel(cl_context c, const char *name, const struct ptxsim_dim3
         ks.cycles = tm->c.cycles;
         ns = (double)ks.cycles * 1e3 / tm->core_mhz;
     } else {
-        /* Functional estimate: one warp instruction per SM per core cycle (as the CUDA runtime). */
-        par = par ? par : 1;
-        ks.cycles = (ks.warp_insn + par - 1) / par;
+        ks.cycles = ptxsim_functional_cycles(ks.warp_insn, ctas, e->compute_units);
         ns = (double)ks.cycles * 1e3 / e->core_mhz;
     }
     pthread_mutex_lock(&g_stats.lock);
@@ -259,6 +258,16 @@ void ocl_stats_copy(uint64_t bytes)
     pthread_mutex_lock(&g_stats.lock);
     g_stats.copy_bytes += bytes;
     pthread_mutex_unlock(&g_stats.lock);
+}
+
+uint64_t ocl_stats_copied(void)
+{
+    uint64_t n;
+
+    pthread_mutex_lock(&g_stats.lock);
+    n = g_stats.copy_bytes;
+    pthread_mutex_unlock(&g_stats.lock);
+    return n;
 }
 
 /*
@@ -417,28 +426,6 @@ CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id
     return ocl_platform_ids(n, platforms, num);
 }
 
-static void *ocl_extension_address(const char *name)
-{
-    if (name && !strcmp(name, "clIcdGetPlatformIDsKHR"))
-        return (void *)clIcdGetPlatformIDsKHR;
-    if (name && !strcmp(name, "clGetPlatformInfo"))
-        return (void *)ocl_platform_info;
-    if (name && !strcmp(name, "clCreateProgramWithILKHR"))
-        return (void *)ocl_create_program_with_il;
-    return NULL;
-}
-
-CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
-{
-    return ocl_extension_address(name);
-}
-
-CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id p,
-                                                                        const char *name)
-{
-    return p == &the_platform ? ocl_extension_address(name) : NULL;
-}
-
 /* Static versions for the dispatch table (never bound to the loader's exports). */
 cl_int CL_API_CALL ocl_d_platform_ids(cl_uint n, cl_platform_id *p, cl_uint *num)
 {
@@ -451,23 +438,16 @@ cl_int CL_API_CALL ocl_d_platform_info(cl_platform_id p, cl_platform_info name, 
     return ocl_platform_info(p, name, size, value, size_ret);
 }
 
-void *CL_API_CALL ocl_d_ext_address(const char *name)
-{
-    return ocl_extension_address(name);
-}
-
-void *CL_API_CALL ocl_d_ext_address_platform(cl_platform_id p, const char *name)
-{
-    return p == &the_platform ? ocl_extension_address(name) : NULL;
-}
-
 /* ---- device ------------------------------------------------------------ */
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint n,
                                                cl_device_id *devices, cl_uint *num)
 {
-    bool match =
-        type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    /* DEFAULT is the GPU alone; the CPU device (cpu.h) is listed after it for CPU and ALL. */
+    bool gpu = type == CL_DEVICE_TYPE_ALL || (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
+    bool cpu_asked = type == CL_DEVICE_TYPE_ALL || (type & CL_DEVICE_TYPE_CPU);
+    cl_device_id cpu = NULL, found[2];
+    cl_uint count = 0;
 
     if (p && p != &the_platform)
         return CL_INVALID_PLATFORM;
@@ -475,12 +455,18 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type 
         return CL_INVALID_DEVICE_TYPE;
     if ((!devices && !num) || (devices && n == 0))
         return CL_INVALID_VALUE;
+    if (cpu_asked)
+        cpu = ocl_cpu_device();
+    if (gpu)
+        found[count++] = &the_device;
+    if (cpu)
+        found[count++] = cpu;
     if (num)
-        *num = match ? 1 : 0;
-    if (!match)
+        *num = count;
+    if (!count)
         return CL_DEVICE_NOT_FOUND;
-    if (devices)
-        devices[0] = &the_device;
+    for (cl_uint i = 0; devices && i < count && i < n; i++)
+        devices[i] = found[i];
     return CL_SUCCESS;
 }
 
@@ -662,6 +648,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
 {
     cl_int rc;
 
+    if (d && d == ocl_cpu_device())
+        return ocl_cpu_device_info(name, size, value, size_ret);
     if (d != &the_device)
         return CL_INVALID_DEVICE;
     rc = device_info_text(name, size, value, size_ret);
@@ -676,12 +664,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info n
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id d)
 {
-    return d == &the_device ? CL_SUCCESS : CL_INVALID_DEVICE;
+    return ocl_device_ok(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id d)
 {
-    return d == &the_device ? CL_SUCCESS : CL_INVALID_DEVICE;
+    return ocl_device_ok(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id d,
@@ -689,5 +677,5 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id d,
                                                    cl_uint n, cl_device_id *out, cl_uint *num)
 {
     (void)props, (void)n, (void)out, (void)num;
-    return d == &the_device ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
+    return ocl_device_ok(d) ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
 }

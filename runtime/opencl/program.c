@@ -14,6 +14,8 @@
 
 #include "common/err.h"
 #include "frontend/clc.h"
+#include "runtime/opencl/cpu.h"
+#include "runtime/opencl/hpdp.h"
 #include "runtime/opencl/ocl.h"
 
 #include <CL/cl_ext.h>
@@ -138,7 +140,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
         rc = CL_INVALID_CONTEXT;
     else if (n != 1 || !devices || !lengths || !binaries)
         rc = CL_INVALID_VALUE;
-    else if (devices[0] != ocl_device())
+    else if (!ocl_device_ok(devices[0]))
         rc = CL_INVALID_DEVICE;
     else if (!binaries[0] || !lengths[0])
         rc = CL_INVALID_VALUE;
@@ -210,6 +212,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_SEQ_CST))
         return CL_SUCCESS;
     unload(p);
+    ocl_cpu_program_free(p);
+    ocl_hpdp_program_free(p);
     clReleaseContext(p->ctx);
     free(p->source);
     free(p->ptx);
@@ -320,7 +324,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
     if ((n > 0) != (d != NULL) || (!notify && data))
         return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < n; i++)
-        if (d[i] != ocl_device())
+        if (!ocl_device_ok(d[i]))
             return CL_INVALID_DEVICE;
     if (p->kernels)
         return CL_INVALID_OPERATION;
@@ -343,6 +347,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n, const cl
 void ocl_program_reset(cl_program p)
 {
     unload(p);
+    ocl_cpu_program_free(p);
+    ocl_hpdp_program_free(p);
     free(p->ptx);
     p->ptx = NULL;
     free(p->log);
@@ -450,7 +456,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id
 
     if (!ocl_valid(p, OCL_MAGIC_PROGRAM))
         return CL_INVALID_PROGRAM;
-    if (d != ocl_device())
+    if (!ocl_device_ok(d))
         return CL_INVALID_DEVICE;
     switch (name) {
     case CL_PROGRAM_BUILD_STATUS:

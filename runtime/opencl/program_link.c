@@ -12,6 +12,7 @@
 
 #include "common/err.h"
 #include "frontend/clc.h"
+#include "runtime/opencl/cpu.h"
 #include "runtime/opencl/ocl.h"
 
 /* The argument checks clCompileProgram and clLinkProgram share. */
@@ -20,7 +21,7 @@ static cl_int check_devices(cl_uint n, const cl_device_id *d, bool notify, void 
     if ((n > 0) != (d != NULL) || (!notify && data))
         return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < n; i++)
-        if (d[i] != ocl_device())
+        if (!ocl_device_ok(d[i]))
             return CL_INVALID_DEVICE;
     return CL_SUCCESS;
 }

@@ -47,6 +47,7 @@ groups=(
     "rdc_multi|rdc_multi_a.cu rdc_multi_b.cu rdc_multi_c.cu|-rdc=true -lineinfo"
     "dynamic_parallelism|dynamic_parallelism.cu|-rdc=true"
     "per_thread_stream|per_thread_stream.cu|--default-stream per-thread"
+    "concurrent_ptds|concurrent_ptds.cu|--default-stream per-thread"
 )
 
 if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then

@@ -57,11 +57,13 @@ static cl_platform_id pick_platform(const char *want)
 
 void h_init(struct h_env *h)
 {
-    const char *want = getenv("OCL_PLATFORM");
+    const char *want = getenv("OCL_PLATFORM"), *dev = getenv("OCL_DEVICE");
+    /* OCL_DEVICE=cpu picks the platform's CPU device (ptxsim's PoCL-backed one), else the first */
+    cl_device_type type = dev && !strcmp(dev, "cpu") ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_ALL;
     cl_int rc;
 
     h->plat = pick_platform(want && *want ? want : "ptxsim");
-    h_check(clGetDeviceIDs(h->plat, CL_DEVICE_TYPE_ALL, 1, &h->dev, NULL), "clGetDeviceIDs");
+    h_check(clGetDeviceIDs(h->plat, type, 1, &h->dev, NULL), "clGetDeviceIDs");
     h->ctx = clCreateContext(NULL, 1, &h->dev, NULL, NULL, &rc);
     h_check(rc, "clCreateContext");
     h->q = clCreateCommandQueue(h->ctx, h->dev, CL_QUEUE_PROFILING_ENABLE, &rc);

@@ -177,6 +177,37 @@ static void test_types_opcode_lookup(void **state)
     assert_string_equal(isa_op_info(ISA_OP_NONE)->name, "");
 }
 
+/* Execution and latency classes and meanings of isa/opcodes.def. */
+static void test_types_opcode_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(isa_op_info(ISA_OP_ADD)->xclass, ISA_X_ALU);
+    assert_int_equal(isa_op_info(ISA_OP_CVT)->xclass, ISA_X_ALU);
+    assert_int_equal(isa_op_info(ISA_OP_MOV)->xclass, ISA_X_MOV);
+    assert_int_equal(isa_op_info(ISA_OP_LD)->xclass, ISA_X_MEM);
+    assert_int_equal(isa_op_info(ISA_OP_CVTA)->xclass, ISA_X_MEM);
+    assert_int_equal(isa_op_info(ISA_OP_TEX)->xclass, ISA_X_TEX);
+    assert_int_equal(isa_op_info(ISA_OP_BRA)->xclass, ISA_X_CTRL);
+    assert_int_equal(isa_op_info(ISA_OP_BARRIER)->xclass, ISA_X_BAR);
+    assert_int_equal(isa_op_info(ISA_OP_SHFL)->xclass, ISA_X_SYNC);
+    assert_int_equal(isa_op_info(ISA_OP_NANOSLEEP)->xclass, ISA_X_SYNC);
+    assert_int_equal(isa_op_info(ISA_OP_PMEVENT)->xclass, ISA_X_NONE);
+    assert_int_equal(isa_op_info(ISA_OP_VADD)->xclass, ISA_X_NONE);
+    assert_int_equal(isa_op_info(ISA_OP_ADD)->lat, ISA_LAT_ADD);
+    assert_int_equal(isa_op_info(ISA_OP_MAX)->lat, ISA_LAT_MAX);
+    assert_int_equal(isa_op_info(ISA_OP_MUL24)->lat, ISA_LAT_MUL);
+    assert_int_equal(isa_op_info(ISA_OP_FMA)->lat, ISA_LAT_MAD);
+    assert_int_equal(isa_op_info(ISA_OP_REM)->lat, ISA_LAT_DIV);
+    assert_int_equal(isa_op_info(ISA_OP_SHFL)->lat, ISA_LAT_SHFL);
+    for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
+        const struct isa_op_info *oi = isa_op_info((enum isa_op)op);
+
+        assert_true(oi->meaning && oi->meaning[0]);
+        assert_true(oi->xclass <= ISA_X_SYNC);
+        assert_true(oi->lat <= ISA_LAT_SHFL);
+    }
+}
+
 static void test_types_opcode_table(void **state)
 {
     const struct isa_op_info *oi;
@@ -329,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_types_envreg),
         cmocka_unit_test(test_types_opcode_lookup),
         cmocka_unit_test(test_types_opcode_table),
+        cmocka_unit_test(test_types_opcode_classes),
         cmocka_unit_test(test_types_typed_opcodes_accept_types),
         cmocka_unit_test(test_types_modifier_category_filter),
         cmocka_unit_test(test_types_type_modifiers),

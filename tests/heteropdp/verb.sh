@@ -1,0 +1,101 @@
+#!/bin/bash
+# `ptxsim heteropdp train` and `report` end to end on a synthetic launch log
+# whose times are exact interaction-term functions of the features: the fit
+# must be exact (R^2 1, k-fold R^2 1), every device choice must match the
+# oracle, the report's files must exist, and bad use must fail with status 2.
+# Then the trained models drive the policy (PTXSIM_HETEROPDP=alone) on the
+# held-out kernel-set program (benchmarks/heteropdp/kernels.c) in functional
+# mode: it must pass its own checks, log a prediction for every launch, and
+# run each kernel on the device the models favour (CPU when PoCL is there); with a
+# co-runner in the telemetry, PTXSIM_HETEROPDP=fair must log fairness and pick the fairer GPU.
+# Environment (AM_TESTS_ENVIRONMENT): top_builddir, srcdir, CC.
+set -u
+top="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}"
+build="${top_builddir:-$top/build}"
+ptxsim="$build/ptxsim"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-hpdpverb.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $1"; fail=1; }
+
+# 24 kernels x 5 sizes on both devices; cpu = 1e-9*T*sALU + 3e-6*vMEM + 2e-7*sMEM*BRANCH,
+# gpu = 2e-10*T*MEM + 1e-6*SFU + 5e-11*Buf (plus the modelled transfer in time_s)
+awk 'BEGIN {
+    for (k = 0; k < 24; k++) for (s = 0; s < 5; s++) {
+        T = 1024 * 2 ^ s; buf = 12 * T; xfer = 8 * T;
+        c0 = k % 5 + 1; c1 = k % 3 + 1; c2 = k % 2; c3 = k % 4; c4 = k % 3; c5 = (k + 1) % 2;
+        g0 = k % 4 + 1; g1 = k % 5 + 1; g2 = k % 3; g3 = (k * 7) % 6; g4 = k % 3 + 1; g5 = k % 2;
+        tc = 1e-9 * T * c0 + 3e-6 * c3 + 1e-11 * T * c2 * 0 + 2e-7 * c1 * c4;
+        tg = 2e-10 * T * g0 + 1e-6 * g3 + 5e-11 * buf;
+        xs = xfer / 15.754e9;
+        f = "T=%d Buf=%d Xfer=%d g=%d,%d,%d,%d,%d,%d c=%d,%d,%d,%d,%d,%d havec=1 nco=0 llc=0 dram=0";
+        printf("launch seq=%d app=syn kernel=k%d dev=cpu rc=0 " f " kernel_s=%.17g xfer_s=0 time_s=%.17g\n",
+               2 * (k * 5 + s), k, T, buf, xfer, g0, g1, g2, g3, g4, g5, c0, c1, c2, c3, c4, c5, tc, tc);
+        printf("launch seq=%d app=syn kernel=k%d dev=gpu rc=0 " f " kernel_s=%.17g xfer_s=%.17g time_s=%.17g\n",
+               2 * (k * 5 + s) + 1, k, T, buf, xfer, g0, g1, g2, g3, g4, g5, c0, c1, c2, c3, c4, c5, tg, xs, tg + xs);
+    } }' >"$tmp/syn.log"
+
+"$ptxsim" heteropdp train --out "$tmp/models" --k 4 "$tmp/syn.log" || bad "train failed"
+grep -q '^cpu_alone  samples  120 terms 36 R2 1.0000 kfold(4) R2 1.0000' "$tmp/models/train.txt" ||
+    bad "cpu_alone fit not exact: $(cat "$tmp/models/train.txt")"
+grep -q '^gpu_alone  samples  120 terms 36 R2 1.0000 kfold(4) R2 1.0000' "$tmp/models/train.txt" ||
+    bad "gpu_alone fit not exact: $(cat "$tmp/models/train.txt")"
+grep -q '^cpu_coloc .*not trained' "$tmp/models/train.txt" || bad "cpu_coloc trained from no samples"
+"$ptxsim" heteropdp report --models "$tmp/models" --out "$tmp/report" "$tmp/syn.log" || bad "report failed"
+grep -q 'accuracy: \*\*100.0%\*\*' "$tmp/report/summary.md" || bad "accuracy: $(cat "$tmp/report/summary.md")"
+for f in workloads.csv error_cdf.csv speedup.svg error_cdf.svg; do
+    [ -s "$tmp/report/$f" ] || bad "report lacks $f"
+done
+[ "$(wc -l <"$tmp/report/workloads.csv")" = 121 ] || bad "workloads.csv has $(wc -l <"$tmp/report/workloads.csv") lines"
+"$ptxsim" heteropdp train "$tmp/syn.log" 2>/dev/null; [ $? = 2 ] || bad "train without --out is not a usage error"
+"$ptxsim" heteropdp report --out "$tmp/r2" "$tmp/syn.log" 2>/dev/null; [ $? = 2 ] || bad "report without --models is not a usage error"
+"$ptxsim" heteropdp train --out "$tmp/m2" "$tmp/nothing.log" 2>/dev/null; [ $? = 1 ] || bad "a missing log is not an error"
+
+# The policy on the held-out program: models that favour the CPU for the kernels without SFU work.
+icd="$build/runtime/opencl/.libs/libptxsim_ocl.so"
+if [ -f "$icd" ] && "${CC:-cc}" -std=gnu11 -O1 -o "$tmp/hk" "$top/benchmarks/heteropdp/kernels.c" -lOpenCL -lm; then
+    mkdir -p "$tmp/vendors" "$tmp/pm" "$tmp/pocl-cache"
+    echo "$icd" >"$tmp/vendors/ptxsim.icd"
+    {
+        echo "# ptxsim-heteropdp-models 1"
+        for m in cpu_alone gpu_alone; do
+            echo "model $m 8"
+            awk -v m="$m" 'BEGIN { n = 8; for (i = 0; i < n; i++) { c = 0;
+                    if (m == "cpu_alone" && i == 0) c = 1e-9;        # T
+                    if (m == "gpu_alone" && i == 0) c = 2e-9;        # T
+                    if (m == "gpu_alone" && i == 4) c = -1;          # SFU instructions
+                    print "term", i, i, c }
+                for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) print "term", i, j, 0 }'
+        done
+    } >"$tmp/pm/models.txt"
+    if PTXSIM_MODE=functional PTXSIM_HETEROPDP=alone PTXSIM_HETEROPDP_MODELS="$tmp/pm" \
+        PTXSIM_HETEROPDP_LOG="$tmp/policy.log" OCL_ICD_VENDORS="$tmp/vendors" POCL_CACHE_DIR="$tmp/pocl-cache" \
+        "$tmp/hk" "$top/benchmarks/heteropdp/kernels.cl" 1024 vadd nbody bsm copy >"$tmp/hk.out" 2>"$tmp/hk.err"; then
+        n=$(grep -c 'ta_cpu=' "$tmp/policy.log")
+        [ "$n" = 4 ] || bad "the policy logged $n predictions, want 4"
+        if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+            grep -q 'kernel=vadd dev=cpu' "$tmp/policy.log" || bad "vadd did not move to the CPU device"
+            grep -q 'kernel=copy dev=cpu' "$tmp/policy.log" || bad "copy did not move to the CPU device"
+        fi
+        grep -q "kernel=nbody dev=gpu" "$tmp/policy.log" || bad "nbody did not stay on the GPU"
+        grep -q 'kernel=bsm dev=gpu' "$tmp/policy.log" || bad "bsm did not stay on the GPU"
+    else
+        bad "kernel set under the policy failed: $(cat "$tmp/hk.out" "$tmp/hk.err" | tail -5)"
+    fi
+    # Max fairness beside one (modelled) co-runner, weight 2.5: its telemetry names this
+    # shell's pid; the Bubble-up curves make the CPU placement hurt it more than the GPU's.
+    mkdir -p "$tmp/co"
+    echo "corunner-mem mem 2.5 4 30" >"$tmp/co/$$.corunner"
+    printf '# ptxsim-heteropdp-bubble 1\nllc 0.001 3\nllc 1 4\ndram 1 1.05\ndram 10 1.2\n' >"$tmp/pm/bubble.txt"
+    if PTXSIM_MODE=functional PTXSIM_HETEROPDP=fair PTXSIM_HETEROPDP_MODELS="$tmp/pm" \
+        PTXSIM_HETEROPDP_CORUNNERS="$tmp/co" PTXSIM_HETEROPDP_LOG="$tmp/fair.log" \
+        OCL_ICD_VENDORS="$tmp/vendors" POCL_CACHE_DIR="$tmp/pocl-cache" \
+        "$tmp/hk" "$top/benchmarks/heteropdp/kernels.cl" 1024 vadd copy >"$tmp/hk.out" 2>"$tmp/hk.err"; then
+        [ "$(grep -c 'nco=1 .* f_cpu=' "$tmp/fair.log")" = 2 ] || bad "fair: no fairness logged: $(cat "$tmp/fair.log")"
+        grep -q 'kernel=vadd dev=gpu' "$tmp/fair.log" || bad "fair: vadd did not go to the GPU, which is fairer to the co-runner"
+    else
+        bad "kernel set under the fair policy failed: $(cat "$tmp/hk.out" "$tmp/hk.err" | tail -5)"
+    fi
+fi
+[ "$fail" = 0 ] && echo "PASS: heteropdp train, report and policy"
+exit "$fail"
