@@ -154,13 +154,18 @@ void mem_icnt_destroy(struct mem_icnt *n)
     free(n);
 }
 
-bool mem_icnt_can_push(const struct mem_icnt *n, uint32_t src, uint32_t bytes)
+bool mem_icnt_room(const struct mem_icnt *n, uint32_t src, uint32_t bytes)
 {
     const struct icnt_in *in = &n->in[src];
     uint32_t cap = n->p.in_buf_flits;
 
     /* An empty buffer takes any packet, so one larger than the buffer cannot block forever. */
-    if (!cap || !in->flits || in->flits + nflits_of(n, bytes) <= cap)
+    return !cap || !in->flits || in->flits + nflits_of(n, bytes) <= cap;
+}
+
+bool mem_icnt_can_push(const struct mem_icnt *n, uint32_t src, uint32_t bytes)
+{
+    if (mem_icnt_room(n, src, bytes))
         return true;
     n->stp->in_stall++;
     return false;
@@ -290,7 +295,7 @@ const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
     return x && x->t_arrive <= n->now ? &x->req : NULL;
 }
 
-bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
+bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
 {
     const struct mem_req *r = mem_icnt_peek(n, dst);
 
@@ -298,8 +303,21 @@ bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
         return false;
     *out = *r;
     ring_pop(&n->out[dst].q);
+    return true;
+}
+
+bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
+{
+    if (!mem_icnt_pop_port(n, dst, out))
+        return false;
     n->npkts--;
     return true;
+}
+
+void mem_icnt_settle(struct mem_icnt *n, uint32_t popped, uint32_t stalls)
+{
+    n->npkts -= popped;
+    n->stp->in_stall += stalls;
 }
 
 bool mem_icnt_busy(const struct mem_icnt *n)

@@ -44,6 +44,15 @@ void mem_icnt_cycle(struct mem_icnt *n);
 /* Next packet delivered at output dst. */
 const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
+/*
+ * The same split for callers running in parallel, one per port (the
+ * timing model's parallel phase): mem_icnt_room is can_push without
+ * counting the stall, mem_icnt_pop_port pops without touching the
+ * network-wide counts, and mem_icnt_settle applies both later, in order.
+ */
+bool mem_icnt_room(const struct mem_icnt *n, uint32_t src, uint32_t bytes);
+bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
+void mem_icnt_settle(struct mem_icnt *n, uint32_t popped, uint32_t stalls);
 bool mem_icnt_busy(const struct mem_icnt *n);
 
 const struct mem_icnt_stats *mem_icnt_get_stats(const struct mem_icnt *n);

@@ -191,6 +191,25 @@ bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *ou
     return mem_icnt_pop(ms->reply, sm, out);
 }
 
+bool mem_system_room(const struct mem_system *ms, uint32_t sm, const struct mem_req *r)
+{
+    return mem_icnt_room(ms->req, sm, mem_req_request_bytes(r));
+}
+
+bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_req *out)
+{
+    return mem_icnt_pop_port(ms->reply, sm, out);
+}
+
+void mem_system_settle(struct mem_system *ms, uint32_t sm, struct mem_req *r, uint32_t popped,
+                       uint32_t stalls)
+{
+    mem_icnt_settle(ms->reply, popped, 0);
+    mem_icnt_settle(ms->req, 0, stalls);
+    if (r)
+        mem_system_send(ms, sm, r);
+}
+
 bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm)
 {
     return mem_icnt_peek(ms->reply, sm) != NULL;

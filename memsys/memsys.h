@@ -65,6 +65,16 @@ void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r);
 bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out);
 /* A reply waits for SM sm. */
 bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm);
+/*
+ * For SMs stepped in parallel: can_send without counting the stall and
+ * pop_reply without the network-wide count; mem_system_settle applies what
+ * they left out (popped replies, stalled sends) and sends `r` if not NULL,
+ * called for each SM in SM order (mem_icnt.h).
+ */
+bool mem_system_room(const struct mem_system *ms, uint32_t sm, const struct mem_req *r);
+bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_req *out);
+void mem_system_settle(struct mem_system *ms, uint32_t sm, struct mem_req *r, uint32_t popped,
+                       uint32_t stalls);
 
 /* One cycle of each clock domain. */
 void mem_system_icnt_cycle(struct mem_system *ms);

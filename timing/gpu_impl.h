@@ -12,6 +12,7 @@
 #include "policies/registry.h"
 #include "timing/gpu.h"
 #include "timing/iinfo.h"
+#include "timing/parallel.h"
 #include "timing/params.h"
 #include "timing/sm.h"
 #include "timing/stats.h"
@@ -42,7 +43,8 @@ struct tm_gpu {
     uint64_t warp_insts, thread_insts, ctas, kernels;
     struct tm_counters retired; /* counters of machines rebuilt after a fault */
     struct tm_stats last, total;
-    bool check_only; /* built by tm_gpu_check: writes no file */
+    bool check_only;   /* built by tm_gpu_check: writes no file */
+    struct tm_par par; /* -ptxsim_threads (timing/parallel.c) */
     /* Kernels in flight (kernels.c): -gpgpu_max_concurrent_kernel slots. */
     struct tm_kernel **slot;
     uint32_t nslots, last_slot;             /* last_slot: GPGPU-Sim's m_last_issued_kernel */
@@ -51,7 +53,7 @@ struct tm_gpu {
     uint64_t last_issue_cycle, last_issued; /* deadlock watchdog */
     uint64_t sample_next;                   /* CTA policy sampling */
     uint64_t busy_mark; /* core cycle up to which kernels' gpu_cycles were counted */
-    struct tm_sm_counters *sample_base;     /* per SM, at the last sample */
+    struct tm_sm_counters *sample_base; /* per SM, at the last sample */
 };
 
 struct occ {
@@ -104,7 +106,9 @@ bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k);
 /* A running kernel (the oldest), for the watchdogs' messages; NULL if none. */
 struct tm_kernel *tm_kernels_any(const struct tm_gpu *g);
 uint64_t tm_kernels_thread_insts(const struct tm_gpu *g);
-/* A fault or a watchdog stop in rc: every kernel in flight ends with it. */
+/* Ends k on its SMs and takes its statistics; it leaves its slot (gpu_run.c uses it too). */
+void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc);
+/* gpu_run.c: a fault or a watchdog stop in rc: every kernel in flight ends with it. */
 void tm_kernels_abort(struct tm_gpu *g, int rc);
 
 #endif

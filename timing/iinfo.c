@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "isa/alu.h"
 #include "isa/opcode.h"
 #include "isa/types.h"
 #include "timing/iinfo.h"
@@ -42,7 +43,8 @@ static void operand_regs(const struct isa_func *f, const struct isa_operand *o, 
         for (uint32_t i = 0; i < o->n; i++)
             operand_regs(f, &f->ops[o->a + i], dst, ii);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -104,6 +106,38 @@ static void timing_of(const struct tm_params *prm, const struct isa_instr *in, s
     ii->is_bar = op == ISA_OP_BAR || op == ISA_OP_BARRIER;
 }
 
+/* See tm_iinfo.local_fx: a whitelist, so anything new or unusual is ordered. */
+static bool effects_local(const struct isa_func *f, const struct isa_instr *in)
+{
+    for (uint32_t i = 0; i < in->nops; i++) {
+        const struct isa_operand *o = &f->ops[in->first_op + i];
+
+        if (o->kind == ISA_OPND_SREG &&
+            (o->a == ISA_SREG_GLOBALTIMER || o->a == ISA_SREG_GLOBALTIMER_LO ||
+             o->a == ISA_SREG_GLOBALTIMER_HI)) /* counts the whole launch's instructions */
+            return false;
+    }
+    switch ((enum isa_op)in->op) {
+    case ISA_OP_BRA:
+    case ISA_OP_RET:
+    case ISA_OP_EXIT:
+    case ISA_OP_BAR:
+    case ISA_OP_BARRIER:
+    case ISA_OP_MOV:
+        return true;
+    case ISA_OP_LD:
+    case ISA_OP_ST:
+        return in->space == ISA_SPACE_SHARED || in->space == ISA_SPACE_LOCAL ||
+               (in->op == ISA_OP_LD &&
+                (in->space == ISA_SPACE_PARAM || in->space == ISA_SPACE_CONST));
+    case ISA_OP_ATOM:
+    case ISA_OP_RED:
+        return in->space == ISA_SPACE_SHARED;
+    default:
+        return isa_alu_handles((enum isa_op)in->op);
+    }
+}
+
 static void decode(const struct tm_params *prm, const struct isa_func *f, uint32_t pc,
                    struct tm_iinfo *ii)
 {
@@ -119,6 +153,7 @@ static void decode(const struct tm_params *prm, const struct isa_func *f, uint32
 
         operand_regs(f, o, dst, ii);
     }
+    ii->local_fx = effects_local(f, in);
 }
 
 int tm_itable_init(struct tm_itable *t, const struct isa_program *p, const struct tm_params *prm)
@@ -150,4 +185,12 @@ const struct tm_iinfo *tm_itable_get(struct tm_itable *t, uint32_t fidx, uint32_
             decode(t->prm, f, i, &t->fn[fidx][i]);
     }
     return &t->fn[fidx][pc];
+}
+
+int tm_itable_decode_all(struct tm_itable *t)
+{
+    for (uint32_t i = 0; i < t->nfuncs; i++)
+        if (!tm_itable_get(t, i, 0))
+            return PS_ENOMEM;
+    return 0;
 }

@@ -28,6 +28,12 @@ struct tm_iinfo {
     uint16_t ii;       /* cycles the pipeline is busy */
     uint16_t src[TM_MAX_SRC]; /* register slots in the function's register file */
     uint16_t dst[TM_MAX_DST];
+    /*
+     * Its functional effects stay within the warp's registers and its CTA
+     * (no global memory, atomics, printf, calls, %globaltimer): SMs stepped
+     * in parallel may execute it in any order (timing/sm.c).
+     */
+    bool local_fx;
 };
 
 /* Per-launch table of decoded instructions, built lazily per function. */
@@ -42,5 +48,7 @@ int tm_itable_init(struct tm_itable *t, const struct isa_program *p, const struc
 void tm_itable_fini(struct tm_itable *t);
 /* Decoded info of instruction pc of function fidx (NULL when out of memory). */
 const struct tm_iinfo *tm_itable_get(struct tm_itable *t, uint32_t fidx, uint32_t pc);
+/* Decodes every function now, so that SMs stepped in parallel only read the table. */
+int tm_itable_decode_all(struct tm_itable *t);
 
 #endif

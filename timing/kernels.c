@@ -186,7 +186,7 @@ static uint64_t busy_from(const struct tm_gpu *g, const struct tm_kernel *k)
 }
 
 /* Ends k on its SMs and takes its statistics; it leaves its slot. */
-static void retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
+void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
 {
     k->rc = rc;
     k->done = true;
@@ -224,32 +224,11 @@ bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k)
         struct tm_kernel *r = g->slot[i];
 
         if (r && finished(g, r)) {
-            retire(g, r, 0);
+            tm_kernels_retire(g, r, 0);
             any = true;
         }
     }
     return k ? k->done : any || !tm_gpu_in_flight(g);
-}
-
-void tm_kernels_abort(struct tm_gpu *g, int rc)
-{
-    const struct ps_err *cause = NULL;
-
-    for (uint32_t i = 0; i < g->nslots; i++)
-        if (g->slot[i] && g->slot[i]->err.code && !cause)
-            cause = &g->slot[i]->err;
-    for (uint32_t i = 0; i < g->nslots; i++) {
-        struct tm_kernel *k = g->slot[i];
-
-        if (!k)
-            continue;
-        if (!k->err.code && cause)
-            k->err = *cause; /* a fault ends every kernel in flight, as on a GPU */
-        else if (!k->err.code)
-            ps_err_set(&k->err, rc, "stopped: another kernel in flight faulted");
-        retire(g, k, rc);
-    }
-    tm_gpu_rebuild_after_fault(g);
 }
 
 static void kernel_free_parts(struct tm_kernel *k)
@@ -289,7 +268,9 @@ static int prepare(struct tm_gpu *g, struct tm_kernel *k, struct isa_program *p,
     if (!(k->base = calloc(g->prm.nsm, sizeof(*k->base))))
         return ps_err_set(&k->err, PS_ENOMEM, "out of memory");
     if ((rc = tm_gpu_occupancy(g, &k->L, &k->occ, &k->err)) ||
-        (rc = tm_itable_init(&k->it, p, &g->prm)))
+        (rc = tm_itable_init(&k->it, p, &g->prm)) ||
+        (rc = tm_par_launch(&g->par, g->sm, g->prm.nsm, &k->it, g->prm.threads,
+                            !g->l1_shared && !g->l1d_trace && !g->warp_profile && !g->lines)))
         return rc;
     for (uint32_t i = 0; i < g->prm.nsm; i++) {
         k->base[i] = *tm_sm_get_counters(g->sm[i]);
@@ -358,20 +339,6 @@ int tm_gpu_submit(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     return 0;
 }
 
-int tm_gpu_wait(struct tm_gpu *g, struct tm_kernel *k)
-{
-    int rc;
-
-    if (k && k->done)
-        return k->rc;
-    if (!tm_gpu_in_flight(g))
-        return 0;
-    rc = tm_gpu_run_loop(g, k);
-    if (rc)
-        tm_kernels_abort(g, rc);
-    return k ? k->rc : rc;
-}
-
 bool tm_kernel_done(const struct tm_kernel *k)
 {
     return k->done;
@@ -387,21 +354,4 @@ int tm_kernel_result(const struct tm_kernel *k, struct ps_err *err)
 const struct tm_stats *tm_kernel_stats(const struct tm_kernel *k)
 {
     return &k->stats;
-}
-
-int tm_gpu_launch(struct tm_gpu *g, struct isa_program *p, const struct isa_launch_desc *ld,
-                  struct ps_err *err)
-{
-    struct tm_kernel *k;
-    int rc;
-
-    while (!tm_gpu_free_slots(g))
-        tm_gpu_wait(g, NULL);
-    if ((rc = tm_gpu_submit(g, p, ld, &k, err)))
-        return rc;
-    rc = tm_gpu_wait(g, k);
-    tm_kernel_result(k, err);
-    g->last = k->stats;
-    tm_kernel_free(k);
-    return rc;
 }

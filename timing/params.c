@@ -209,6 +209,7 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->max_insn = c->gpgpu_max_insn > 0 ? (uint64_t)c->gpgpu_max_insn : 0;
     p->deadlock_detect = c->gpgpu_deadlock_detect;
     p->progress_interval = c->ptxsim_progress_interval;
+    p->threads = c->ptxsim_threads;
     p->kernel_launch_latency = clamp_u32(c->gpgpu_kernel_launch_latency, 0);
     p->cta_launch_latency = clamp_u32(c->gpgpu_TB_launch_latency, 0);
     p->max_kernels = clamp_u32(c->gpgpu_max_concurrent_kernel, 1);

@@ -61,6 +61,7 @@ struct tm_params {
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;
     uint32_t progress_interval;
+    uint32_t threads; /* -ptxsim_threads (0: the processors available) */
     uint32_t kernel_launch_latency, cta_launch_latency;
 };
 

@@ -49,6 +49,14 @@ struct hwarp {
     size_t nready;
     uint64_t insts, last_issue;
     uint32_t crit_samples, crit_slow; /* CAWA accuracy: samples taken, those that called it slow */
+    /*
+     * The warp's function and pc (the top frame's and the SIMT stack top's),
+     * copied after each of its steps (pc_sync): only its own steps move them,
+     * and reading them from the warp every cycle was the scheduler's main
+     * cache-miss cost. cur_in_fn / cur_in_pc: the frame / stack is not empty.
+     */
+    uint32_t cur_fidx, cur_pc;
+    bool cur_in_fn, cur_in_pc;
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
@@ -81,6 +89,40 @@ struct ldrec {
 struct hit {
     uint64_t at;
     uint64_t uid;
+};
+
+struct cand {
+    const struct tm_iinfo *ii;
+    uint32_t fidx, pc;
+    int unit_idx;
+};
+
+struct cycle_sum {
+    bool issued, structural, mem_wait;
+};
+
+/* An issue left for the ordered part of a split cycle. */
+struct deferred {
+    struct pol_warp_view v;
+    struct cand c;
+    uint32_t sid;
+};
+
+/*
+ * One cycle split in three for parallel stepping (tm_sm.h): what the
+ * parallel first part leaves for the ordered second and the parallel third.
+ */
+struct split_cycle {
+    bool open; /* the cycle goes on past the schedulers (not asleep, not idle) */
+    bool ldst_fail, was_quiet, active;
+    struct cycle_sum sum;
+    struct deferred *def; /* one per scheduler */
+    uint32_t ndef;
+    uint32_t next_sid; /* the first scheduler left for the ordered part */
+    int rc;            /* an error of the first part */
+    bool send_ok;      /* a miss for the interconnect, sent in the second half */
+    struct mem_req send;
+    uint32_t popped, stalls; /* replies popped, sends refused (network-wide counts) */
 };
 
 struct tm_sm {
@@ -158,6 +200,14 @@ struct tm_sm {
     bool quiet; /* the last simulated cycle issued nothing */
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
+    /*
+     * Parallel stepping (tm_sm_set_parallel): in_par while in the first
+     * half of a split cycle. The SM's CTAs see Lv, a copy of the launch with
+     * this SM's own instruction counts, folded into Lreal in SM order.
+     */
+    bool par, in_par;
+    struct isa_launch Lv, *Lreal;
+    struct split_cycle cyc;
 };
 
 static const uint32_t NO_REC = UINT32_MAX;
@@ -298,6 +348,8 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         !s->nsorder || !s->l1p || !s->l1p_at || !s->ldq || !s->ldq_at || !s->ldq_last)
         goto oom;
     s->free_rec = NO_REC;
+    if (!(s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def))))
+        goto oom;
     s->nunits[TM_UNIT_SP] = p->n_sp ? p->n_sp : 1;
     s->nunits[TM_UNIT_SFU] = p->n_sfu ? p->n_sfu : 1;
     s->nunits[TM_UNIT_DP] = p->n_dp ? p->n_dp : 1;
@@ -376,6 +428,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->ldq_at);
     free(s->ldq_last);
     free(s->recs);
+    free(s->cyc.def);
     free(s);
 }
 
@@ -385,6 +438,13 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
     uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
 
     s->L = L;
+    s->Lreal = NULL;
+    if (s->par) {
+        s->Lv = *L;
+        s->Lv.warp_insts = s->Lv.thread_insts = 0;
+        s->Lreal = L;
+        s->L = &s->Lv;
+    }
     s->it = it;
     s->local_cta_threads = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE * ISA_WARP_SIZE;
     s->local_threads = s->local_cta_threads * (max_ctas ? max_ctas : 1) * s->env.nsm;
@@ -402,7 +462,13 @@ void tm_sm_kernel_end(struct tm_sm *s)
     mem_cache_invalidate(s->l1c);
     mem_cache_invalidate(s->l1t);
     s->L = NULL;
+    s->Lreal = NULL;
     s->it = NULL;
+}
+
+void tm_sm_set_parallel(struct tm_sm *s, bool on)
+{
+    s->par = on;
 }
 
 uint32_t tm_sm_ctas(const struct tm_sm *s)
@@ -422,6 +488,16 @@ static void events(struct tm_sm *s, enum pol_warp_event e, uint32_t slot)
 {
     if (s->env.ws->on_event)
         s->env.ws->on_event(s->sched[slot % s->prm->nsched], e, slot, s->now);
+}
+
+static void pc_sync(struct hwarp *h)
+{
+    const struct isa_warp *w = h->w;
+
+    h->cur_in_fn = w->nfr > 0;
+    h->cur_in_pc = w->sp > 0;
+    h->cur_fidx = h->cur_in_fn ? w->fr[w->nfr - 1].fidx : 0;
+    h->cur_pc = h->cur_in_pc ? w->st[w->sp - 1].pc : 0;
 }
 
 static int grow_ready(struct hwarp *h)
@@ -481,6 +557,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
         h->insts = h->last_issue = 0;
         h->crit_samples = h->crit_slow = 0;
         h->nx_ii = NULL;
+        pc_sync(h);
         h->blk_ok = false;
         h->nready = 0;
         free(h->ready_at);
@@ -651,7 +728,8 @@ static bool take_replies(struct tm_sm *s)
     struct mem_req r;
     bool any = false;
 
-    while (mem_system_pop_reply(s->env.ms, s->id, &r)) {
+    while (s->in_par ? mem_system_pop_reply_port(s->env.ms, s->id, &r) && ++s->cyc.popped
+                     : mem_system_pop_reply(s->env.ms, s->id, &r)) {
         struct mem_cache *c = r.space == MEM_INST    ? s->l1i
                               : r.space == MEM_CONST ? s->l1c
                               : r.space == MEM_TEX   ? s->l1t
@@ -700,12 +778,20 @@ static bool send_miss(struct tm_sm *s)
         const struct mem_req *m = mem_cache_peek_miss(c);
         struct mem_req r;
 
-        if (!m || !mem_system_can_send(s->env.ms, s->id, m))
+        if (!m)
+            continue;
+        if (s->in_par ? !mem_system_room(s->env.ms, s->id, m) && ++s->cyc.stalls
+                      : !mem_system_can_send(s->env.ms, s->id, m))
             continue;
         mem_cache_pop_miss(c, &r);
         r.t_issue = s->now;
         r.sm = (uint16_t)s->id;
-        mem_system_send(s->env.ms, s->id, &r);
+        if (s->in_par) { /* the network's shared state is touched in SM order (tm_sm_cycle_end) */
+            s->cyc.send = r;
+            s->cyc.send_ok = true;
+        } else {
+            mem_system_send(s->env.ms, s->id, &r);
+        }
         s->send_rr = (s->send_rr + k + 1) % 4;
         return true;
     }
@@ -846,15 +932,13 @@ static bool ldst_cycle(struct tm_sm *s)
 static const struct tm_iinfo *next_instr(struct tm_sm *s, struct hwarp *h, uint32_t *fidx,
                                          uint32_t *pc)
 {
-    const struct isa_warp *w = h->w;
-
-    if (!w->sp || !w->nfr)
+    if (!h->cur_in_pc || !h->cur_in_fn)
         return NULL;
-    *fidx = w->fr[w->nfr - 1].fidx;
-    *pc = w->st[w->sp - 1].pc;
+    *fidx = h->cur_fidx;
+    *pc = h->cur_pc;
     if (h->nx_ii && h->nx_pc == *pc && h->nx_fidx == *fidx)
         return h->nx_ii;
-    if (*pc >= w->cta->L->p->m->funcs[*fidx]->ninstrs)
+    if (*pc >= s->L->p->m->funcs[*fidx]->ninstrs)
         return NULL;
     h->nx_ii = tm_itable_get(s->it, *fidx, *pc);
     h->nx_fidx = *fidx;
@@ -863,12 +947,6 @@ static const struct tm_iinfo *next_instr(struct tm_sm *s, struct hwarp *h, uint3
 }
 
 enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
-
-struct cand {
-    const struct tm_iinfo *ii;
-    uint32_t fidx, pc;
-    int unit_idx;
-};
 
 static int free_unit(const struct tm_sm *s, uint32_t unit)
 {
@@ -1223,6 +1301,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     info.space = 0;
     h->blk_ok = false;
     rc = isa_warp_step(w, &info);
+    pc_sync(h);
     if (rc)
         return rc;
     if (ii->is_ctrl)
@@ -1278,7 +1357,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->long_wait = h->w && long_wait(s, h);
     v->age = h->age;
     v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
-    v->pc = h->w && h->w->sp ? h->w->st[h->w->sp - 1].pc : 0;
+    v->pc = h->w ? h->cur_pc : 0;
     v->insts = h->insts;
     v->last_issue = h->last_issue;
     v->paused = h->cta && h->cta->paused;
@@ -1369,9 +1448,36 @@ static void update_paused(struct tm_sm *s)
     }
 }
 
-struct cycle_sum {
-    bool issued, structural, mem_wait;
-};
+/*
+ * In the parallel part of a split cycle, an instruction whose effects reach
+ * beyond its warp and CTA waits for the ordered part; after one has, so do
+ * later ones that touch the CTA (shared memory, barriers) or the pc, which
+ * the deferred one might see in the sequential order. ALU work goes on.
+ */
+static bool must_defer(const struct tm_sm *s, const struct cand *c)
+{
+    return !c->ii->local_fx || (s->cyc.ndef && (c->ii->is_mem || c->ii->is_bar || c->ii->is_ctrl));
+}
+
+/*
+ * The deferred instruction's effects on the rest of the cycle are known
+ * now: the LD/ST unit is taken for this cycle, or its pipe (issue() sets the
+ * same values again). Nothing else a later scheduler reads depends on it.
+ */
+static void defer(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
+                  const struct cand *c)
+{
+    struct deferred *d = &s->cyc.def[s->cyc.ndef++];
+
+    d->v = *v;
+    d->c = *c;
+    d->sid = sid;
+    if (c->ii->is_mem)
+        s->ldst_free = s->now + 1;
+    else
+        s->unit_free[c->ii->unit][c->unit_idx] = s->now + c->ii->ii;
+    s->k.sched_issue++;
+}
 
 /* One scheduler: ask the policy for an order, issue the first warp that can go. */
 static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_sum *sum)
@@ -1429,6 +1535,11 @@ static int schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct cycle_
             sum->structural = true;
         if (y != W_EXEC)
             continue;
+        if (s->in_par && must_defer(s, &c)) {
+            defer(s, sid, v, &c);
+            sum->issued = true;
+            return 0;
+        }
         int rc = issue(s, v->slot, &c);
         if (rc)
             return rc;
@@ -1586,22 +1697,62 @@ static uint64_t wake_time(struct tm_sm *s)
     return wake;
 }
 
-int tm_sm_cycle(struct tm_sm *s, uint64_t now)
+/* This SM's instruction counts join the launch's, in SM order; see tm_sm.Lv. */
+static void fold_in(struct tm_sm *s)
 {
-    struct cycle_sum sum = {false, false, false};
-    bool ldst_fail, was_quiet = s->quiet, active;
-    int rc;
+    if (!s->Lreal)
+        return;
+    s->Lv.warp_insts += s->Lreal->warp_insts;
+    s->Lv.thread_insts += s->Lreal->thread_insts;
+}
+
+static void fold_out(struct tm_sm *s)
+{
+    if (!s->Lreal)
+        return;
+    s->Lreal->warp_insts = s->Lv.warp_insts;
+    s->Lreal->thread_insts = s->Lv.thread_insts;
+    s->Lv.warp_insts = s->Lv.thread_insts = 0;
+}
+
+/*
+ * The schedulers from `from` on. When they share state (ws_shared: CCWS's
+ * point system per SM), a later scheduler's choice may depend on what a
+ * deferred issue tells the policy, so after a deferral the parallel part
+ * stops and the ordered part runs the rest.
+ */
+static int run_schedulers(struct tm_sm *s, uint32_t from)
+{
+    for (uint32_t i = from; i < s->prm->nsched; i++) {
+        int rc = schedule(s, i, s->cyc.ldst_fail, &s->cyc.sum);
+
+        if (rc)
+            return rc;
+        if (s->in_par && s->ws_shared && s->cyc.ndef) {
+            s->cyc.next_sid = i + 1;
+            return 0;
+        }
+    }
+    s->cyc.next_sid = s->prm->nsched;
+    return 0;
+}
+
+/* The first half of a cycle: everything up to the schedulers' issues. */
+static int cycle_head(struct tm_sm *s, uint64_t now)
+{
+    struct split_cycle *c = &s->cyc;
 
     s->now = now;
+    c->was_quiet = s->quiet;
     if (now < s->sleep_until) {
         if (!mem_system_reply_ready(s->env.ms, s->id)) {
             ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
             return 0;
         }
         s->sleep_until = 0;
-        was_quiet = false;
+        c->was_quiet = false;
     }
-    if (was_quiet)
+    if (c->was_quiet)
         s->before = s->k;
     s->k.cycles++;
     if (!s->nctas && tm_sm_idle(s)) {
@@ -1612,24 +1763,31 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
         }
         return 0;
     }
+    c->open = true;
     if (s->nctas)
         s->k.busy_cycles++;
     s->k.warps_resident += s->nwarps_res;
     if (s->env.ws->criticality && now >= s->crit_next)
         crit_sample(s, now);
-    active = take_replies(s);
-    active |= send_miss(s);
+    c->active = take_replies(s);
+    c->active |= send_miss(s);
     /* Requests still on their way to the L1 keep the SM awake only once they are due. */
-    active |= (s->ldq_n > 0 && s->ldq_at[s->ldq_head] <= now + 1) || s->rq_total > 0 ||
-              (s->l1p_n > 0 && s->l1p_at[s->l1p_head] <= now + 1);
-    ldst_fail = l1p_cycle(s);
-    ldst_fail |= ldst_cycle(s);
+    c->active |= (s->ldq_n > 0 && s->ldq_at[s->ldq_head] <= now + 1) || s->rq_total > 0 ||
+                 (s->l1p_n > 0 && s->l1p_at[s->l1p_head] <= now + 1);
+    c->ldst_fail = l1p_cycle(s);
+    c->ldst_fail |= ldst_cycle(s);
     update_paused(s);
-    for (uint32_t i = 0; i < s->prm->nsched; i++)
-        if ((rc = schedule(s, i, ldst_fail, &sum)))
-            return rc;
-    active |= fetch(s);
-    if (sum.issued) {
+    return run_schedulers(s, 0);
+}
+
+/* The rest of an open cycle: fetch, the cycle's classification, sleeping. */
+static void cycle_tail(struct tm_sm *s)
+{
+    struct split_cycle *c = &s->cyc;
+    uint64_t now = s->now;
+
+    c->active |= fetch(s);
+    if (c->sum.issued) {
         s->k.n_act++;
     } else {
         /*
@@ -1638,16 +1796,16 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
          * is memory pressure too); pipe-only stalls count in neither counter.
          */
         s->k.n_inact++;
-        if (sum.mem_wait)
+        if (c->sum.mem_wait)
             s->k.c_mem++;
-        else if (sum.structural)
+        else if (c->sum.structural)
             s->k.c_stall++;
         else
             s->k.c_idle++;
     }
     /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
-    s->quiet = !sum.issued && !active && s->nctas && !s->lines;
-    if (was_quiet && s->quiet) {
+    s->quiet = !c->sum.issued && !c->active && s->nctas && !s->lines;
+    if (c->was_quiet && s->quiet) {
         uint64_t wake = wake_time(s);
 
         if (wake > now + 1) {
@@ -1655,7 +1813,68 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
             ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
         }
     }
-    return 0;
+}
+
+int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
+{
+    struct split_cycle *c = &s->cyc;
+
+    c->open = c->send_ok = false;
+    c->ndef = c->popped = c->stalls = 0;
+    c->next_sid = s->prm->nsched;
+    c->sum = (struct cycle_sum){false, false, false};
+    if (!par)
+        fold_in(s);
+    s->in_par = par;
+    c->rc = cycle_head(s, now);
+    s->in_par = false;
+    return c->rc;
+}
+
+int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
+{
+    struct split_cycle *c = &s->cyc;
+    int rc = c->rc;
+
+    if (par) {
+        fold_in(s);
+        if (c->popped || c->stalls || c->send_ok)
+            mem_system_settle(s->env.ms, s->id, c->send_ok ? &c->send : NULL, c->popped, c->stalls);
+    }
+    for (uint32_t i = 0; !rc && i < c->ndef; i++) {
+        const struct deferred *d = &c->def[i];
+
+        if (!(rc = issue(s, d->v.slot, &d->c)) && s->env.ws->on_issue)
+            s->env.ws->on_issue(s->sched[d->sid], &d->v, s->now);
+    }
+    c->ndef = 0;
+    if (!rc && c->open && c->next_sid < s->prm->nsched)
+        rc = run_schedulers(s, c->next_sid);
+    fold_out(s);
+    c->rc = rc;
+    return rc;
+}
+
+void tm_sm_cycle_end(struct tm_sm *s)
+{
+    if (!s->cyc.rc && s->cyc.open)
+        cycle_tail(s);
+}
+
+int tm_sm_cycle(struct tm_sm *s, uint64_t now)
+{
+    int rc;
+
+    tm_sm_cycle_begin(s, now, false);
+    rc = tm_sm_cycle_ordered(s, false); /* begin's error, after the counts are folded */
+    tm_sm_cycle_end(s);
+    return rc;
+}
+
+/* Worth stepping this cycle (awake with work): how the GPU decides whether to go parallel. */
+bool tm_sm_awake(const struct tm_sm *s, uint64_t now)
+{
+    return s->nctas && (now >= s->sleep_until || mem_system_reply_ready(s->env.ms, s->id));
 }
 
 bool tm_sm_idle(const struct tm_sm *s)

@@ -25,12 +25,12 @@
 
 /* Cumulative per-SM counters (all uint64_t so snapshots subtract field by field). */
 struct tm_sm_counters {
-    uint64_t cycles;        /* core cycles the SM was clocked during kernels */
-    uint64_t busy_cycles;   /* cycles with at least one resident CTA */
+    uint64_t cycles;      /* core cycles the SM was clocked during kernels */
+    uint64_t busy_cycles; /* cycles with at least one resident CTA */
     uint64_t n_act, n_inact, c_idle, c_mem, c_stall;
     /* CAWA accuracy: samples of finished CTAs' critical warps, and those predicting them slow */
     uint64_t crit_samples, crit_slow;
-    uint64_t issued;        /* warp instructions issued */
+    uint64_t issued;                                 /* warp instructions issued */
     uint64_t sched_cycles, sched_issue, sched_empty; /* scheduler-cycles: all, issued, no warp */
     uint64_t st_sync, st_fetch, st_ctrl, st_data, st_dmiss, st_mshr, st_struct, st_exec;
     uint64_t warps_resident; /* sum over cycles of resident warps (achieved occupancy) */
@@ -38,7 +38,7 @@ struct tm_sm_counters {
     uint64_t shmem_accesses, shmem_cycles;
     uint64_t reg_bank_conflicts;
     uint64_t gmem_insts, gmem_reqs, const_reqs, ifetch_reqs;
-    uint64_t lat_sum, lat_n, lat_max; /* memory latency of L1 misses, core cycles */
+    uint64_t lat_sum, lat_n, lat_max;  /* memory latency of L1 misses, core cycles */
     uint64_t lat_hist[TM_LAT_BUCKETS]; /* bucket i: latency in [2^i, 2^(i+1)) */
 };
 
@@ -54,8 +54,8 @@ struct tm_sm_env {
     uint32_t nsm;
     const struct pol_cta_sched_ops *cs; /* for run_limit (CTA pausing) */
     void *cs_st;
-    void *l1d_shared; /* the L1D policy's GPU-wide state, or NULL */
-    FILE *l1d_trace;  /* -ptxsim_l1d_trace (timing/l1d_trace.h), or NULL */
+    void *l1d_shared;   /* the L1D policy's GPU-wide state, or NULL */
+    FILE *l1d_trace;    /* -ptxsim_l1d_trace (timing/l1d_trace.h), or NULL */
     FILE *warp_profile; /* -ptxsim_warp_profile, or NULL */
 };
 
@@ -76,6 +76,23 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
 
 /* One core cycle. Returns 0 or a device fault (the launch's err is filled). */
 int tm_sm_cycle(struct tm_sm *s, uint64_t now);
+/*
+ * Parallel stepping (docs/timing.md "Parallel simulation"): with
+ * tm_sm_set_parallel on before the kernel begins, a cycle may be split in
+ * three: tm_sm_cycle_begin(s, now, true) for all SMs at once (each touches
+ * only its own state and defers the issue of instructions whose effects
+ * reach beyond the SM), then tm_sm_cycle_ordered(s, true) for each SM in SM
+ * order (the deferred issues, the interconnect's shared counts), then
+ * tm_sm_cycle_end for all SMs at once (fetch, the cycle's classification).
+ * The result is that of tm_sm_cycle for each SM in order. ordered returns
+ * the SM's error (begin's included); after an error, end does nothing.
+ */
+void tm_sm_set_parallel(struct tm_sm *s, bool on);
+int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par);
+int tm_sm_cycle_ordered(struct tm_sm *s, bool par);
+void tm_sm_cycle_end(struct tm_sm *s);
+/* The SM has CTAs and is not asleep this cycle. */
+bool tm_sm_awake(const struct tm_sm *s, uint64_t now);
 
 /* Nothing resident and nothing in flight. */
 bool tm_sm_idle(const struct tm_sm *s);

@@ -50,27 +50,6 @@ cl_device_id ocl_cpu_device(void)
     return ocl_pocl() ? &the_cpu : NULL;
 }
 
-bool ocl_device_ok(cl_device_id d)
-{
-    return d && (d == ocl_device() || (d == &the_cpu && ocl_pocl()));
-}
-
-cl_int ocl_cpu_device_info(cl_device_info name, size_t size, void *value, size_t *size_ret)
-{
-    const struct ocl_pocl *p = ocl_pocl();
-    cl_platform_id me = ocl_platform();
-
-    if (!p)
-        return CL_INVALID_DEVICE;
-    if (name == CL_DEVICE_PLATFORM)
-        return ocl_info(&me, sizeof(me), size, value, size_ret);
-    /* Buffers live in the context's shared memory, whose rules are the GPU's: same answers. */
-    if (name == CL_DEVICE_MEM_BASE_ADDR_ALIGN || name == CL_DEVICE_MAX_MEM_ALLOC_SIZE ||
-        name == CL_DEVICE_GLOBAL_MEM_SIZE)
-        return clGetDeviceInfo(ocl_device(), name, size, value, size_ret);
-    return p->d->clGetDeviceInfo(p->dev, name, size, value, size_ret);
-}
-
 void ocl_cpu_migrated(uint64_t bytes)
 {
     __atomic_add_fetch(&g_migrated, bytes, __ATOMIC_SEQ_CST);

@@ -16,6 +16,7 @@
 #include "memsys/cache.h"
 #include "runtime/functional_time.h"
 #include "runtime/opencl/cpu.h"
+#include "runtime/opencl/cpu_pocl.h"
 #include "runtime/opencl/ocl.h"
 #include "runtime/stats_report.h"
 #include "runtime/stop.h"
@@ -317,36 +318,6 @@ bool ocl_valid(const void *obj, uint32_t magic)
         !ocl_registry_has(obj))
         return false; /* unknown pointer or released object: never dereferenced */
     return o->magic == magic && o->refs > 0;
-}
-
-cl_int ocl_info(const void *src, size_t n, size_t size, void *value, size_t *size_ret)
-{
-    if (value && size < n)
-        return CL_INVALID_VALUE;
-    if (value && n)
-        memcpy(value, src, n);
-    if (size_ret)
-        *size_ret = n;
-    return CL_SUCCESS;
-}
-
-cl_int ocl_info_str(const char *s, size_t size, void *value, size_t *size_ret)
-{
-    return ocl_info(s, strlen(s) + 1, size, value, size_ret);
-}
-
-void ocl_notify(cl_context ctx, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    if (ctx && ctx->notify)
-        ctx->notify(msg, NULL, 0, ctx->notify_data);
-    else
-        fprintf(stderr, "ptxsim opencl: %s\n", msg);
 }
 
 cl_ulong ocl_now_ns(void)
@@ -678,4 +649,27 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id d,
 {
     (void)props, (void)n, (void)out, (void)num;
     return ocl_device_ok(d) ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
+}
+
+/* The platform's devices: the simulated GPU and, when PoCL loads, the CPU. */
+bool ocl_device_ok(cl_device_id d)
+{
+    return d && (d == ocl_device() || d == ocl_cpu_device());
+}
+
+/* The CPU device's answers come from PoCL except where ptxsim's context decides them. */
+cl_int ocl_cpu_device_info(cl_device_info name, size_t size, void *value, size_t *size_ret)
+{
+    const struct ocl_pocl *p = ocl_pocl();
+    cl_platform_id me = ocl_platform();
+
+    if (!p)
+        return CL_INVALID_DEVICE;
+    if (name == CL_DEVICE_PLATFORM)
+        return ocl_info(&me, sizeof(me), size, value, size_ret);
+    /* Buffers live in the context's shared memory, whose rules are the GPU's: same answers. */
+    if (name == CL_DEVICE_MEM_BASE_ADDR_ALIGN || name == CL_DEVICE_MAX_MEM_ALLOC_SIZE ||
+        name == CL_DEVICE_GLOBAL_MEM_SIZE)
+        return clGetDeviceInfo(ocl_device(), name, size, value, size_ret);
+    return p->d->clGetDeviceInfo(p->dev, name, size, value, size_ret);
 }

@@ -129,9 +129,11 @@ static cl_int binary_program(cl_context c, const unsigned char *bin, size_t len,
     return rc;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context c, cl_uint n, const cl_device_id *devices, const size_t *lengths,
-    const unsigned char **binaries, cl_int *status, cl_int *errcode)
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint n,
+                                                              const cl_device_id *devices,
+                                                              const size_t *lengths,
+                                                              const unsigned char **binaries,
+                                                              cl_int *status, cl_int *errcode)
 {
     cl_program p = NULL;
     cl_int rc = CL_SUCCESS;
@@ -247,32 +249,6 @@ static cl_int build_failed(cl_program p, int rc, const struct ps_err *err)
     return CL_BUILD_PROGRAM_FAILURE;
 }
 
-/*
- * One compile at a time in the process: a compile (clang, libclc linking,
- * the NVPTX back end) peaks at about 200 MB, so 50 threads building at once
- * in 50 contexts needed 10 GB and thrashed; in turn they need one compile's
- * memory and take the same CPU time.
- */
-static pthread_mutex_t g_compile_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void ocl_compiler_lock(void)
-{
-    pthread_mutex_lock(&g_compile_lock);
-}
-
-void ocl_compiler_unlock(void)
-{
-#ifdef __GLIBC__
-    /*
-     * The compile's memory was freed into the calling thread's malloc arena,
-     * where glibc keeps it: with a thread per context that was ~160 MB per
-     * thread. Hand it back to the system.
-     */
-    malloc_trim(0);
-#endif
-    pthread_mutex_unlock(&g_compile_lock);
-}
-
 /* Source, SPIR-V or bitcode to p->ptx (PTX binaries have it already). */
 static cl_int build_ptx(cl_program p, const char *options)
 {
@@ -286,8 +262,7 @@ static cl_int build_ptx(cl_program p, const char *options)
     p->ptx = NULL;
     ocl_compiler_lock();
     if (p->kind == OCL_PROG_SOURCE)
-        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &p->args,
-                         &err);
+        rc = clc_compile(p->source, strlen(p->source), options, &p->ptx, &p->log, &p->args, &err);
     else if (p->kind == OCL_PROG_SPIRV)
         rc = clc_lower_spirv(p->bin, p->bin_len, &p->ptx, &p->log, &err);
     else /* OpenCL 1.2 (5.7.3): no argument info for programs from binaries */

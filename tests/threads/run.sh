@@ -1,0 +1,87 @@
+#!/bin/bash
+# Parallel timing simulation is deterministic (-ptxsim_threads, docs/timing.md "Parallel
+# simulation"): each run below goes at 1, 2 and 4 threads on gtx480 at size `test`; the
+# statistics JSON (wall_s, sim_rate and the option dump aside) and the program's stdout
+# must be byte-identical across the thread counts.
+# The set is a representative subset of the workload suite, chosen to cover what the SMs
+# share: a memory-bound program (kmeans), a compute-bound one with shared memory and
+# barriers (sgemm), global atomics (histogram), an irregular graph (bfs), an OpenCL program
+# (vecops_ocl), the DYNCTA CTA policy (GPU-wide state read by the SMs), GTO and CCWS warp
+# schedulers (CCWS's point system shared by an SM's schedulers), MRPB's reorder queues,
+# CACP with gCAWS (criticality, branch outcomes), and an L1D policy with GPU-wide state
+# (rrip: the sequential loop by design). The whole suite: THREADS_TEST_ALL=1.
+# Environment: PTXSIM, NVCC, top_builddir, srcdir; WORKLOADS_BIN (default
+# $top_builddir/benchmarks/workloads/bin, built here with benchmarks/workloads/build.sh
+# when missing); exits 77 (skip) without nvcc.
+set -u
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+unset PTXSIM_CONFIG PTXSIM_OPTIONS PTXSIM_BUDGET PTXSIM_STATS PTXSIM_MODE
+top_src="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}"
+builddir="${top_builddir:-$(pwd)}"
+bin="${WORKLOADS_BIN:-$builddir/benchmarks/workloads/bin}"
+if [ -z "${PTXSIM:-}" ] || [ ! -x "$PTXSIM" ]; then
+    echo "run.sh: PTXSIM is not set to the ptxsim binary" >&2
+    exit 1
+fi
+runs=("kmeans|" "sgemm|" "histogram|" "bfs|" "vecops_ocl|"
+    "kmeans|-o ptxsim_cta_scheduler=dyncta" "bfs|-o gpgpu_scheduler=gto"
+    "kmeans|-o gpgpu_scheduler=ccws" "spmv_csr|-o ptxsim_l1d_policy=mrpb"
+    "spmv_csr|-o ptxsim_l1d_policy=rrip"
+    "spmv_csr|-o ptxsim_l1d_policy=cacp -o gpgpu_scheduler=gcaws")
+if [ "${THREADS_TEST_ALL:-0}" = 1 ]; then
+    runs=()
+    for w in $(ls "$bin" | grep -v workloads.txt); do runs+=("$w|"); done
+fi
+names=$(printf '%s\n' "${runs[@]}" | cut -d'|' -f1 | sort -u)
+missing=""
+for w in $names; do [ -x "$bin/$w" ] || missing="$missing $w"; done
+if [ -n "$missing" ]; then
+    if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then
+        echo "SKIP: workloads not built (make workloads) and no nvcc:$missing"
+        exit 77
+    fi
+    NVCC="$NVCC" CC="${CC:-cc}" bash "$top_src/benchmarks/workloads/build.sh" -q -j 2 \
+        "$top_src" "$bin" $missing >/dev/null 2>&1 || {
+        echo "FAIL: could not build$missing"
+        exit 1
+    }
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-threads.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+strip='import json,sys
+def s(x):
+    if isinstance(x,dict): return {k:s(v) for k,v in x.items() if k not in ("wall_s","sim_rate","config")}
+    if isinstance(x,list): return [s(v) for v in x]
+    return x
+print(json.dumps(s(json.load(open(sys.argv[1]))),indent=1,sort_keys=True))'
+fail=0
+n=0
+for r in "${runs[@]}"; do
+    IFS='|' read -r w opts <<<"$r"
+    for t in 1 2 4; do
+        d="$tmp/$n.$t"
+        mkdir -p "$d"
+        (cd "$d" && timeout 300 "$PTXSIM" run --config gtx480 --mode timing -o ptxsim_print_stats=0 \
+            -o ptxsim_threads=$t $opts --stats "$d/s.json" -- "$bin/$w" test >"$d/out" 2>"$d/err")
+        echo "rc=$?" >>"$d/out"
+        python3 -c "$strip" "$d/s.json" >"$d/s.txt" 2>>"$d/err" || echo "no statistics" >>"$d/s.txt"
+    done
+    ok=1
+    for t in 2 4; do
+        if ! cmp -s "$tmp/$n.1/s.txt" "$tmp/$n.$t/s.txt" || ! cmp -s "$tmp/$n.1/out" "$tmp/$n.$t/out"; then
+            ok=0
+            echo "FAIL: $w $opts: $t threads differ from 1:"
+            diff "$tmp/$n.1/s.txt" "$tmp/$n.$t/s.txt" | head -10
+            diff "$tmp/$n.1/out" "$tmp/$n.$t/out" | head -5
+        fi
+    done
+    if ! grep -q '^rc=0$' "$tmp/$n.1/out" || ! grep -q '"cycles"' "$tmp/$n.1/s.txt"; then
+        ok=0
+        echo "FAIL: $w $opts did not run:"
+        head -5 "$tmp/$n.1/err"
+    fi
+    [ $ok = 1 ] && echo "PASS: $w $opts (1, 2, 4 threads identical)" || fail=$((fail + 1))
+    n=$((n + 1))
+done
+echo "$((n - fail)) passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,62 @@
+#ifndef PTXSIM_TIMING_PARALLEL_H
+#define PTXSIM_TIMING_PARALLEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * A pool of worker threads for the timing model's parallel phase: the
+ * caller and the workers run fn(ctx, i) for every i < n, each index once,
+ * and tm_pool_run returns when all are done. Which thread runs which index
+ * does not matter to the results (each index touches only its own state).
+ * Workers wait by spinning briefly, then sleep, so a loaded machine loses
+ * little to them.
+ */
+struct tm_pool;
+
+typedef void (*tm_pool_fn)(void *ctx, uint32_t i);
+
+/* nthreads counts the caller: 1 gives a pool without workers. NULL when out of memory. */
+struct tm_pool *tm_pool_create(uint32_t nthreads);
+void tm_pool_destroy(struct tm_pool *p);
+uint32_t tm_pool_threads(const struct tm_pool *p);
+void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n);
+
+/* The processors this process may run on (its affinity mask), at least 1. */
+uint32_t tm_cpus_available(void);
+
+
+/* ---- stepping the SMs of one GPU (the pool above, plus the rules of a parallel cycle) ---- */
+struct tm_sm;
+struct tm_itable;
+
+struct tm_par {
+    struct tm_pool *pool; /* created at the first launch that can use it */
+    bool on;              /* this launch steps its SMs in parallel */
+    long pid;             /* the process that created the pool (a forked child has no workers) */
+    /*
+     * Threads only where they pay (tm_par_cycle): a window of cycles
+     * sequential, one parallel, then the faster for a while. Both give the
+     * same results, so this choice by wall-clock time changes no figure.
+     */
+    bool adaptive; /* -ptxsim_threads 0 (automatic); N > 1 always uses the threads */
+    int stage;     /* 0: timing sequential, 1: timing parallel, 2: running the faster */
+    bool fast;     /* stage 2: parallel was faster */
+    uint32_t left; /* windows of stage 2 before the next comparison */
+    double t0, t_seq;
+};
+
+/*
+ * Before each launch: `threads` is -ptxsim_threads (0: the processors
+ * available, used only while they make the run faster); `allowed` is false when GPU-wide state
+ * would be touched in the SMs' cycle (an L1D policy's shared state, the L1D trace, the warp
+ * profile, per-line statistics). Marks the SMs and decodes the kernel's
+ * instructions up front. 0 or PS_ENOMEM.
+ */
+int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_itable *it,
+                  uint32_t threads, bool allowed);
+/* One core cycle of the n SMs, the same as tm_sm_cycle for each in order. */
+int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now);
+void tm_par_fini(struct tm_par *p);
+
+#endif
