@@ -81,6 +81,7 @@ struct mem_cache {
     uint32_t line_shift;
     struct cline *lines; /* nsets * assoc */
     struct pol_line_view *views;
+    unsigned char *pol_lines; /* nsets * assoc * pol->line_state_bytes: the policy's line state */
     struct mshr *mshrs;
     struct waiter *waiters; /* mshr_max_merge per entry */
     uint32_t mfree, nmfree; /* free MSHR list */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "memsys/cache_int.h"
+#include "policies/create.h"
 #include "policies/l1d_builtin.h"
 
 /* Generations stay below bit 31 so a token never has MEM_CACHE_WB_UID_BIT set. */
@@ -163,8 +164,10 @@ void mem_cache_mshr_link(struct mem_cache *c, uint32_t mi, uint32_t way)
 
 /* ---- tag array ---- */
 
-static void line_view(const struct cline *l, struct pol_line_view *v)
+static void line_view(const struct mem_cache *c, uint32_t idx, struct pol_line_view *v)
 {
+    const struct cline *l = &c->lines[idx];
+
     v->tag = l->tag;
     v->valid = l->valid != 0;
     v->reserved = l->pending != 0;
@@ -174,6 +177,7 @@ static void line_view(const struct cline *l, struct pol_line_view *v)
     v->warp = l->warp;
     v->pc = l->pc;
     v->hits = l->hits;
+    v->state = c->pol_lines ? c->pol_lines + (size_t)idx * c->pol->line_state_bytes : NULL;
 }
 
 /* The policy's victim in set, as a line index; NONE when it finds only reserved ways. */
@@ -182,7 +186,7 @@ uint32_t mem_cache_pick_victim(struct mem_cache *c, uint32_t set, uint64_t now)
     uint32_t base = set * c->g.assoc, w;
 
     for (w = 0; w < c->g.assoc; w++)
-        line_view(&c->lines[base + w], &c->views[w]);
+        line_view(c, base + w, &c->views[w]);
     w = c->pol->victim(c->pol_st, set, c->views, c->g.assoc, now);
     /* A reserved line is never given up, whatever the policy says. */
     if (w >= c->g.assoc || c->lines[base + w].pending)
@@ -223,7 +227,7 @@ void mem_cache_evict(struct mem_cache *c, uint32_t idx, uint32_t set, uint64_t n
         if (!l->hits)
             c->st.evict_noreuse++;
         if (c->pol->on_evict) {
-            line_view(l, &v);
+            line_view(c, idx, &v);
             c->pol->on_evict(c->pol_st, &v, set, idx - set * c->g.assoc, now);
         }
         if (c->obs) {
@@ -433,7 +437,7 @@ static int alloc_arrays(struct mem_cache *c)
 static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const char *args,
                        const struct pol_l1d_link *link, struct ps_err *err)
 {
-    struct pol_l1d_params p;
+    struct pol_l1d_params p = {0};
 
     if (!pol) {
         pol = &pol_l1d_lru;
@@ -453,9 +457,15 @@ static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const
     p.counters = c->st.pol;
     p.args = args ? args : "";
     c->pol = pol;
+    if (pol->line_state_bytes) {
+        c->pol_lines = calloc((size_t)c->g.nsets * c->g.assoc, pol->line_state_bytes);
+        if (!c->pol_lines)
+            return ps_err_set(err, PS_ENOMEM, "cache %s: out of memory", c->name);
+        p.line_state = c->pol_lines;
+    }
     if (!pol->create)
         return 0;
-    c->pol_st = pol->create(&p, err);
+    c->pol_st = pol_l1d_create(pol, &p, err);
     if (c->pol_st)
         return 0;
     if (err && err->code)
@@ -508,12 +518,13 @@ void mem_cache_destroy(struct mem_cache *c)
 {
     if (!c)
         return;
-    if (c->pol && c->pol->destroy && c->pol_st)
-        c->pol->destroy(c->pol_st);
+    if (c->pol && c->pol_st)
+        pol_l1d_destroy(c->pol, c->pol_st);
     ps_ring_fini(&c->missq);
     ps_ring_fini(&c->ready);
     free(c->lines);
     free(c->views);
+    free(c->pol_lines);
     free(c->mshrs);
     free(c->waiters);
     free(c->mhash);

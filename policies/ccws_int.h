@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "policies/args.h"
 #include "policies/ccws_vta.h"
+#include "policies/series.h"
 #include "policies/ws_ccws.h"
 
 enum { REPL_FIFO, REPL_LRU };
@@ -39,16 +41,8 @@ struct ccws_opts {
     uint32_t k_wsc, share, start, vta_exit, evict_exited, merge, vta_index, atomics, evict_to;
 };
 
-struct ccws_key {
-    const char *name;
-    size_t off;
-    uint32_t min, max;
-    const char *const *words; /* NULL: a decimal number in [min, max] */
-};
-
-/* The option table (ws_ccws.c), in the order the trace writes it. */
-extern const struct ccws_key pol_ccws_keys[];
-extern const size_t pol_ccws_nkeys;
+/* The options' table (ws_ccws.c), in the order the trace writes them. */
+extern const struct pol_argspec pol_ccws_argspec;
 
 struct ccws_warp {
     bool occupied;  /* a warp is in the slot */
@@ -94,12 +88,9 @@ struct ccws {
     bool anchored;     /* decay_at is meaningful */
     uint64_t decay_at; /* decay has been applied up to this cycle (decay=inst: instruction) */
     struct pol_ccws_stats st;
-    uint64_t *hist;            /* [max_warps + 1]: cycles by permitted count */
-    struct ccws_point *series; /* the changes of (active, permitted), oldest first */
-    uint32_t nseries, series_alloc;
+    uint64_t *hist;           /* [max_warps + 1]: cycles by permitted count */
+    struct pol_series series; /* ccws_points: the changes of (active, permitted), oldest first */
     uint32_t last_active, last_permitted; /* as of the last cycle */
-    uint64_t series_dropped;              /* changes not kept: series_cap reached */
-    bool series_oom;                      /* or memory ran out */
 };
 
 /* One scheduler's instance: its greedy warp, and the point system it uses. */

@@ -7,31 +7,11 @@
 
 #include "policies/ccws_int.h"
 
-/* Makes room for one more point of the series; false when it is full or memory ran out. */
-static bool series_room(struct ccws *c)
-{
-    struct ccws_point *p;
-    uint32_t cap;
-
-    if (c->nseries < c->series_alloc)
-        return true;
-    if (c->nseries == c->o.series_cap || c->series_oom)
-        return false;
-    cap = c->series_alloc ? 2 * c->series_alloc : 256;
-    cap = cap < c->o.series_cap ? cap : c->o.series_cap;
-    p = realloc(c->series, (size_t)cap * sizeof(*p));
-    if (!p) {
-        c->series_oom = true;
-        return false;
-    }
-    c->series = p;
-    c->series_alloc = cap;
-    return true;
-}
-
 /* The cycle's counters, and a point of the series when the active or permitted count changed. */
 void pol_ccws_record(struct ccws *c, uint64_t now)
 {
+    struct ccws_point *p;
+
     c->st.cycles++;
     c->st.active_sum += c->st.active;
     c->st.permitted_sum += c->st.permitted;
@@ -41,10 +21,9 @@ void pol_ccws_record(struct ccws *c, uint64_t now)
         return;
     c->last_active = c->st.active;
     c->last_permitted = c->st.permitted;
-    if (series_room(c))
-        c->series[c->nseries++] = (struct ccws_point){now, c->st.active, c->st.permitted};
-    else
-        c->series_dropped++;
+    p = pol_series_add(&c->series);
+    if (p) /* else counted as dropped */
+        *p = (struct ccws_point){now, c->st.active, c->st.permitted};
 }
 
 /* -------------------------------------------------------------- observation */
@@ -70,14 +49,7 @@ uint32_t pol_ws_ccws_score(const void *st, uint32_t slot)
 static void dump_opts(const struct ccws *s, FILE *f)
 {
     fputs("# ccws", f);
-    for (size_t i = 0; i < pol_ccws_nkeys; i++) {
-        uint32_t v = *(const uint32_t *)((const char *)&s->o + pol_ccws_keys[i].off);
-
-        if (pol_ccws_keys[i].words)
-            fprintf(f, " %s=%s", pol_ccws_keys[i].name, pol_ccws_keys[i].words[v]);
-        else
-            fprintf(f, " %s=%" PRIu32, pol_ccws_keys[i].name, v);
-    }
+    pol_args_write(&pol_ccws_argspec, &s->o, f);
     fputc('\n', f);
 }
 
@@ -96,7 +68,7 @@ static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, 
             c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->evict_redirected,
             c->writes, c->vta_write_invalidated, c->barrier_released, c->l1_hits, c->issued,
             c->cycles, c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
-            (double)c->permitted_sum / cyc, s->series_dropped);
+            (double)c->permitted_sum / cyc, s->series.dropped);
     fputs("# permitted_hist", f);
     for (uint32_t i = 0; i <= s->max_warps; i++)
         if (s->hist[i])
@@ -108,6 +80,16 @@ static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, 
  * The dump op: the options and counters as '#' lines, then the series as CSV,
  * one row per change of the active or permitted warp count.
  */
+/* ctx: the scheduler whose SM and number every row names. */
+static void write_point(FILE *out, const void *row, const void *ctx)
+{
+    const struct ccws_point *p = row;
+    const struct ccws_sched *sc = ctx;
+
+    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n", p->cycle,
+            sc->c->sm, sc->sched_id, p->active, p->permitted);
+}
+
 int pol_ccws_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct ccws_sched *sc = st;
@@ -123,18 +105,6 @@ int pol_ccws_dump(const void *st, FILE *out, struct ps_err *err)
     }
     pol_ws_ccws_stats(st, &c);
     dump_counters(s, &c, out);
-    fputs("cycle,sm,sched,active,permitted\n", out);
-    for (uint32_t i = 0; i < s->nseries; i++)
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n",
-                s->series[i].cycle, s->sm, sc->sched_id, s->series[i].active,
-                s->series[i].permitted);
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "cannot write the ccws series of permitted warps");
-    if (s->series_oom)
-        return ps_err_set(
-            err, PS_ENOMEM,
-            "out of memory keeping the ccws series of permitted warps: it stops after %" PRIu32
-            " rows",
-            s->nseries);
-    return 0;
+    return pol_series_write(&s->series, out, "cycle,sm,sched,active,permitted", write_point, sc,
+                            "the ccws series of permitted warps", err);
 }

@@ -32,15 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/cta_sched.h"
 #include "policies/sched_builtin.h"
+#include "policies/series.h"
 
 /* init values that are not a count of CTAs. */
 #define DYN_INIT_HALF 0         /* floor(N/2), at least 1 (the paper) */
 #define DYN_INIT_MAX UINT32_MAX /* N (the paper's worse variant, §4.7) */
-
-#define DYN_EXPECTED                                                                               \
-    "expected dyncta or dyncta:key=value[,key=value...] (',' or ':' between pairs) with keys t_idle, t_mem_l, t_mem_h (core cycles per period), init (half, max or a count), n_min (>= 1), n_max (0 = the occupancy limit), trace (0 or 1)"
 
 struct dyn_cfg {
     uint32_t t_idle, t_mem_l, t_mem_h; /* Algorithm 1's thresholds */
@@ -49,34 +48,28 @@ struct dyn_cfg {
     uint32_t trace;                    /* keep the series of n */
 };
 
+static const uint32_t dyn_init_words[] = {DYN_INIT_HALF, DYN_INIT_MAX};
+
 /* The paper's values (Table III, §4.4, §4.7). */
-static const struct dyn_cfg dyn_defaults = {
-    .t_idle = 16,
-    .t_mem_l = 128,
-    .t_mem_h = 384,
-    .init = DYN_INIT_HALF,
-    .n_min = 1,
-    .n_max = 0,
-    .trace = 1,
+static const struct pol_arg dyn_args[] = {
+    POL_KEY_UINT("t_idle", struct dyn_cfg, t_idle, 16, 0, UINT32_MAX, "C_idle at or above: +1"),
+    POL_KEY_UINT("t_mem_l", struct dyn_cfg, t_mem_l, 128, 0, UINT32_MAX, "else C_mem below: +1"),
+    POL_KEY_UINT("t_mem_h", struct dyn_cfg, t_mem_h, 384, 0, UINT32_MAX,
+                 "else C_mem at or above: -1"),
+    {.key = "init",
+     .type = POL_ARG_UINT,
+     .off = offsetof(struct dyn_cfg, init),
+     .def = DYN_INIT_HALF,
+     .min = 1,
+     .max = UINT32_MAX - 1,
+     .words = "half|max",
+     .word_vals = dyn_init_words,
+     .help = "initial n: floor(N/2), N or a count"},
+    POL_KEY_UINT("n_min", struct dyn_cfg, n_min, 1, 1, UINT32_MAX, "lower bound of n"),
+    POL_KEY_UINT("n_max", struct dyn_cfg, n_max, 0, 0, UINT32_MAX, "upper bound of n; 0 = N"),
+    POL_KEY_UINT("trace", struct dyn_cfg, trace, 1, 0, 1, "keep the series of n"),
+    POL_KEY_GONE("period", "the sampling period is the option -ptxsim_sample_period"),
 };
-
-struct dyn_key {
-    const char *name;
-    size_t off;
-    uint32_t lo, hi;
-};
-
-static const struct dyn_key dyn_keys[] = {
-    {"t_idle", offsetof(struct dyn_cfg, t_idle), 0, UINT32_MAX},
-    {"t_mem_l", offsetof(struct dyn_cfg, t_mem_l), 0, UINT32_MAX},
-    {"t_mem_h", offsetof(struct dyn_cfg, t_mem_h), 0, UINT32_MAX},
-    {"init", offsetof(struct dyn_cfg, init), 1, UINT32_MAX - 1},
-    {"n_min", offsetof(struct dyn_cfg, n_min), 1, UINT32_MAX},
-    {"n_max", offsetof(struct dyn_cfg, n_max), 0, UINT32_MAX},
-    {"trace", offsetof(struct dyn_cfg, trace), 0, 1},
-};
-
-#define DYN_NKEYS (sizeof(dyn_keys) / sizeof(dyn_keys[0]))
 
 struct dyn_row {
     uint64_t cycle;
@@ -86,135 +79,30 @@ struct dyn_row {
 struct dyncta {
     struct dyn_cfg cfg;
     uint32_t nsm;
-    uint32_t N;      /* occupancy limit of the current kernel, 0 before the first */
-    uint32_t lo, hi; /* bounds of n in the current kernel */
-    uint32_t kernel; /* launches seen; the current one is number kernel - 1 */
-    uint32_t *n;     /* per SM */
-    bool *logged;    /* per SM: its initial n of this kernel is in the series */
-    struct dyn_row *rows;
-    size_t nrows, cap;
-    bool lost; /* a row could not be stored; the series stops there */
+    uint32_t N;             /* occupancy limit of the current kernel, 0 before the first */
+    uint32_t lo, hi;        /* bounds of n in the current kernel */
+    uint32_t kernel;        /* launches seen; the current one is number kernel - 1 */
+    uint32_t *n;            /* per SM */
+    bool *logged;           /* per SM: its initial n of this kernel is in the series */
+    struct pol_series rows; /* of struct dyn_row */
 };
 
 /* ------------------------------------------------------------------ arguments */
 
-static int dyn_bad(struct ps_err *err, const char *args, const char *what)
-{
-    return ps_err_set(err, PS_EINVAL, "bad cta scheduler arguments 'dyncta:%s': %s; " DYN_EXPECTED,
-                      args, what);
-}
-
-/* Unsigned decimal digits only, at most UINT32_MAX. */
-static bool dyn_number(const char *s, size_t len, uint32_t *out)
-{
-    uint64_t x = 0;
-
-    if (!len)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        x = x * 10 + (uint64_t)(s[i] - '0');
-        if (x > UINT32_MAX)
-            return false;
-    }
-    *out = (uint32_t)x;
-    return true;
-}
-
-static bool dyn_value(const struct dyn_key *k, const char *s, size_t len, uint32_t *out)
-{
-    if (!strcmp(k->name, "init") && len == 4 && !memcmp(s, "half", 4)) {
-        *out = DYN_INIT_HALF;
-        return true;
-    }
-    if (!strcmp(k->name, "init") && len == 3 && !memcmp(s, "max", 3)) {
-        *out = DYN_INIT_MAX;
-        return true;
-    }
-    return dyn_number(s, len, out) && *out >= k->lo && *out <= k->hi;
-}
-
-static const struct dyn_key *dyn_find_key(const char *s, size_t len)
-{
-    for (size_t i = 0; i < DYN_NKEYS; i++)
-        if (strlen(dyn_keys[i].name) == len && !memcmp(dyn_keys[i].name, s, len))
-            return &dyn_keys[i];
-    return NULL;
-}
-
-/* One "key=value" of len characters at p; *seen has a bit per key already given. */
-static int dyn_item(const char *p, size_t len, struct dyn_cfg *c, uint32_t *seen, const char *args,
-                    struct ps_err *err)
-{
-    const char *eq = memchr(p, '=', len);
-    const struct dyn_key *k;
-    char what[160];
-    uint32_t bit;
-
-    if (!eq) {
-        snprintf(what, sizeof(what), "'%.*s' is not key=value", (int)len, p);
-        return dyn_bad(err, args, what);
-    }
-    k = dyn_find_key(p, (size_t)(eq - p));
-    if (!k && eq - p == 6 && !memcmp(p, "period", 6))
-        return dyn_bad(err, args, "the sampling period is the option -ptxsim_sample_period");
-    if (!k) {
-        snprintf(what, sizeof(what), "unknown key '%.*s'", (int)(eq - p), p);
-        return dyn_bad(err, args, what);
-    }
-    bit = 1u << (k - dyn_keys);
-    if (*seen & bit) {
-        snprintf(what, sizeof(what), "%s given twice", k->name);
-        return dyn_bad(err, args, what);
-    }
-    *seen |= bit;
-    if (!dyn_value(k, eq + 1, len - (size_t)(eq + 1 - p), (uint32_t *)((char *)c + k->off))) {
-        snprintf(what, sizeof(what), "bad value '%.*s' for %s", (int)(len - (size_t)(eq + 1 - p)),
-                 eq + 1, k->name);
-        return dyn_bad(err, args, what);
-    }
-    return 0;
-}
-
 /* Relations between keys that each value alone cannot break. */
-static int dyn_check(const struct dyn_cfg *c, const char *args, struct ps_err *err)
+static int dyn_check(void *cfg, char *what, size_t len)
 {
-    char what[160];
+    const struct dyn_cfg *c = cfg;
 
-    if (c->t_mem_l > c->t_mem_h) {
-        snprintf(what, sizeof(what), "t_mem_l=%" PRIu32 " is above t_mem_h=%" PRIu32, c->t_mem_l,
-                 c->t_mem_h);
-        return dyn_bad(err, args, what);
-    }
-    if (c->n_max && c->n_min > c->n_max) {
-        snprintf(what, sizeof(what), "n_min=%" PRIu32 " is above n_max=%" PRIu32, c->n_min,
-                 c->n_max);
-        return dyn_bad(err, args, what);
-    }
+    if (c->t_mem_l > c->t_mem_h)
+        return snprintf(what, len, "t_mem_l=%" PRIu32 " is above t_mem_h=%" PRIu32, c->t_mem_l,
+                        c->t_mem_h);
+    if (c->n_max && c->n_min > c->n_max)
+        return snprintf(what, len, "n_min=%" PRIu32 " is above n_max=%" PRIu32, c->n_min, c->n_max);
     return 0;
 }
 
-static int dyn_parse(const char *args, struct dyn_cfg *c, struct ps_err *err)
-{
-    const char *p = args;
-    uint32_t seen = 0;
-    int rc;
-
-    *c = dyn_defaults;
-    while (*p) {
-        size_t len = strcspn(p, ",:");
-
-        if (!len)
-            return dyn_bad(err, args, "empty field");
-        if ((rc = dyn_item(p, len, c, &seen, args, err)))
-            return rc;
-        p += len;
-        if (*p && !*++p)
-            return dyn_bad(err, args, "empty field");
-    }
-    return dyn_check(c, args, err);
-}
+static const struct pol_argspec dyn_spec = POL_ARGSPEC_KEYS(struct dyn_cfg, dyn_args, dyn_check);
 
 /* ------------------------------------------------------------------ the controller */
 
@@ -226,23 +114,17 @@ static void dyncta_destroy(void *st)
         return;
     free(d->n);
     free(d->logged);
-    free(d->rows);
-    free(d);
+    pol_series_free(&d->rows);
 }
 
 static void *dyncta_create(const struct pol_cta_sched_params *p, struct ps_err *err)
 {
-    const char *args = p->args ? p->args : "";
     size_t nsm = p->nsm ? p->nsm : 1;
-    struct dyn_cfg cfg;
-    struct dyncta *d;
+    const struct dyn_cfg cfg = *(const struct dyn_cfg *)p->cfg;
+    struct dyncta *d = p->state;
 
-    if (dyn_parse(args, &cfg, err))
-        return NULL;
-    d = calloc(1, sizeof(*d));
-    if (!d)
-        goto out_nomem;
     d->cfg = cfg;
+    pol_series_init(&d->rows, sizeof(struct dyn_row), POL_SERIES_NO_CAP);
     d->nsm = p->nsm;
     d->n = calloc(nsm, sizeof(*d->n));
     d->logged = calloc(nsm, sizeof(*d->logged));
@@ -250,7 +132,7 @@ static void *dyncta_create(const struct pol_cta_sched_params *p, struct ps_err *
         goto out_nomem;
     return d;
 out_nomem:
-    dyncta_destroy(d);
+    dyncta_destroy(d); /* create.c frees d itself */
     ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler dyncta");
     return NULL;
 }
@@ -258,20 +140,11 @@ out_nomem:
 /* Appends the SM's current n to the series (when kept). */
 static void dyn_record(struct dyncta *d, uint64_t cycle, uint32_t sm)
 {
-    if (!d->cfg.trace || d->lost)
-        return;
-    if (d->nrows == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 256;
-        struct dyn_row *r = realloc(d->rows, cap * sizeof(*r));
+    struct dyn_row *r;
 
-        if (!r) {
-            d->lost = true;
-            return;
-        }
-        d->rows = r;
-        d->cap = cap;
-    }
-    d->rows[d->nrows++] = (struct dyn_row){cycle, d->kernel - 1, sm, d->n[sm]};
+    if (!d->cfg.trace || !(r = pol_series_add(&d->rows)))
+        return; /* out of memory: the series stops here, and the dump says so */
+    *r = (struct dyn_row){cycle, d->kernel - 1, sm, d->n[sm]};
 }
 
 /* A kernel starts: new N, bounds and initial n on every SM (A10, A11, §4.9). */
@@ -344,28 +217,27 @@ static uint32_t dyncta_limit(void *st, uint32_t sm)
     return d->n[sm];
 }
 
+static void dyn_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct dyn_row *r = row;
+
+    (void)ctx;
+    fprintf(out, "%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 "\n", r->kernel, r->cycle, r->sm,
+            r->n);
+}
+
 int pol_cta_dyncta_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct dyncta *d = st;
 
-    fputs("kernel,cycle,sm,n\n", out);
-    for (size_t i = 0; i < d->nrows; i++) {
-        const struct dyn_row *r = &d->rows[i];
-
-        fprintf(out, "%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 "\n", r->kernel, r->cycle,
-                r->sm, r->n);
-    }
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "cannot write the dyncta series of n");
-    if (d->lost)
-        return ps_err_set(err, PS_ENOMEM,
-                          "out of memory keeping the dyncta series of n: it stops after %zu rows",
-                          d->nrows);
-    return 0;
+    return pol_series_write(&d->rows, out, "kernel,cycle,sm,n", dyn_write_row, NULL,
+                            "the dyncta series of n", err);
 }
 
 const struct pol_cta_sched_ops pol_cta_dyncta = {
     .name = "dyncta",
+    .argspec = &dyn_spec,
+    .state_size = sizeof(struct dyncta),
     .create = dyncta_create,
     .destroy = dyncta_destroy,
     .on_kernel = dyncta_on_kernel,

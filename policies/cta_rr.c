@@ -17,22 +17,10 @@ static void *rr_create(const struct pol_cta_sched_params *p, struct ps_err *err)
 {
     struct cta_rr *st;
 
-    if (p->args && p->args[0]) {
-        ps_err_set(err, PS_EINVAL, "cta scheduler rr takes no arguments (got 'rr:%s')", p->args);
-        return NULL;
-    }
-    st = malloc(sizeof(*st));
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler rr");
-        return NULL;
-    }
+    (void)err; /* create.c made the state; nothing here can fail */
+    st = p->state;
     st->max_ctas = 0;
     return st;
-}
-
-static void rr_destroy(void *st)
-{
-    free(st);
 }
 
 static void rr_on_kernel(void *st, uint32_t max_ctas)
@@ -52,7 +40,7 @@ static uint32_t rr_limit(void *st, uint32_t sm)
 const struct pol_cta_sched_ops pol_cta_rr = {
     .name = "rr",
     .create = rr_create,
-    .destroy = rr_destroy,
+    .state_size = sizeof(struct cta_rr),
     .on_kernel = rr_on_kernel,
     .limit = rr_limit,
 };

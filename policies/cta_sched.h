@@ -7,6 +7,7 @@
 #define PTXSIM_POLICIES_CTA_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -14,22 +15,34 @@
 
 /* Counters of one SM over the last sampling period (DYNCTA's C_idle and C_mem and friends). */
 struct pol_sm_sample {
-    uint64_t cycles;       /* core cycles in the period */
-    uint64_t idle;         /* cycles with no warp able to issue and no CTA waiting on memory... */
-    uint64_t mem_stall;    /* cycles the warps were all waiting on memory */
-    uint64_t issued;       /* warp instructions issued */
-    uint32_t active_ctas;  /* CTAs resident at the end of the period */
-    uint32_t max_ctas;     /* occupancy limit of the current kernel on this SM */
+    uint64_t cycles;      /* core cycles in the period */
+    uint64_t idle;        /* cycles with no warp able to issue and no CTA waiting on memory... */
+    uint64_t mem_stall;   /* cycles the warps were all waiting on memory */
+    uint64_t issued;      /* warp instructions issued */
+    uint32_t active_ctas; /* CTAs resident at the end of the period */
+    uint32_t max_ctas;    /* occupancy limit of the current kernel on this SM */
 };
 
 struct pol_cta_sched_params {
     uint32_t nsm;
     const char *args;      /* text after "name:" in -ptxsim_cta_scheduler, "" if none */
     uint32_t static_limit; /* -ptxsim_cta_limit (0 = none) */
+    void *state;           /* ops->state_size zeroed bytes (policies/create.h), or NULL */
+    const void *cfg;       /* args parsed by ops->argspec (policies/create.h), during create */
 };
+
+struct pol_argspec;
 
 struct pol_cta_sched_ops {
     const char *name;
+    const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
+    /*
+     * Bytes of private state that policies/create.c allocates (zeroed) and
+     * hands create() as params->state, and frees after the optional
+     * destroy() (which frees only what create allocated inside); create
+     * returns it. Required: the registry refuses a table without it.
+     */
+    size_t state_size;
     void *(*create)(const struct pol_cta_sched_params *p, struct ps_err *err);
     void (*destroy)(void *st);
     /* A kernel starts: max_ctas is its occupancy limit per SM. */

@@ -7,29 +7,34 @@
  */
 #include <stdlib.h>
 
+#include "policies/args.h"
 #include "policies/cta_sched.h"
 #include "policies/sched_builtin.h"
-#include "policies/util.h"
 
 struct cta_static {
     uint32_t limit;    /* N */
     uint32_t max_ctas; /* occupancy limit of the current kernel, 0 before the first */
 };
 
+struct static_cfg {
+    uint32_t n; /* 0: not given */
+};
+
+static const struct pol_arg static_args[] = {
+    POL_KEY_UINT("N", struct static_cfg, n, 0, 1, UINT32_MAX,
+                 "CTAs per SM (else -ptxsim_cta_limit)"),
+};
+
+static const struct pol_argspec static_spec =
+    POL_ARGSPEC_POS(struct static_cfg, static_args, 0, NULL);
+
 /* N from "static:N" or params->static_limit; 0 with a message when neither gives one. */
 static uint32_t static_n(const struct pol_cta_sched_params *p, struct ps_err *err)
 {
-    uint32_t a[1], na;
+    const struct static_cfg *c = p->cfg;
 
-    if (pol_util_args(p->args, a, 1, &na) < 0 || (na == 1 && a[0] == 0)) {
-        ps_err_set(
-            err, PS_EINVAL,
-            "bad cta scheduler arguments 'static:%s': expected static:N with N >= 1 CTAs per SM",
-            p->args);
-        return 0;
-    }
-    if (na == 1)
-        return a[0];
+    if (c->n)
+        return c->n;
     if (p->static_limit == 0)
         ps_err_set(
             err, PS_EINVAL,
@@ -44,19 +49,10 @@ static void *static_create(const struct pol_cta_sched_params *p, struct ps_err *
 
     if (n == 0)
         return NULL;
-    st = malloc(sizeof(*st));
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "out of memory creating cta scheduler static");
-        return NULL;
-    }
+    st = p->state;
     st->limit = n;
     st->max_ctas = 0;
     return st;
-}
-
-static void static_destroy(void *st)
-{
-    free(st);
 }
 
 static void static_on_kernel(void *st, uint32_t max_ctas)
@@ -78,8 +74,9 @@ static uint32_t static_limit(void *st, uint32_t sm)
 
 const struct pol_cta_sched_ops pol_cta_static = {
     .name = "static",
+    .argspec = &static_spec,
     .create = static_create,
-    .destroy = static_destroy,
+    .state_size = sizeof(struct cta_static),
     .on_kernel = static_on_kernel,
     .limit = static_limit,
 };

@@ -9,6 +9,7 @@
 #define PTXSIM_POLICIES_L1D_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,9 +27,9 @@ typedef int (*pol_l1d_critical_fn)(void *ctx, uint32_t warp, uint64_t now);
 
 /* What the SM (or GPU) gives a policy besides the cache's shape. */
 struct pol_l1d_link {
-    uint32_t sm;   /* owning SM, or UINT32_MAX for shared caches */
-    uint32_t nsms; /* SMs of the GPU (set dueling across SMs) */
-    void *shared;  /* GPU-wide state from ops->shared_create, or NULL */
+    uint32_t sm;                    /* owning SM, or UINT32_MAX for shared caches */
+    uint32_t nsms;                  /* SMs of the GPU (set dueling across SMs) */
+    void *shared;                   /* GPU-wide state from ops->shared_create, or NULL */
     pol_l1d_critical_fn warp_query; /* NULL outside an SM or without a monitor */
     void *warp_query_ctx;
 };
@@ -36,10 +37,12 @@ struct pol_l1d_link {
 /* Shape of the cache a policy instance serves. */
 struct pol_l1d_params {
     uint32_t nsets, assoc, line_bytes;
-    uint32_t sm;       /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
-    uint32_t nsms;     /* SMs of the GPU (0 when unknown) */
-    void *shared;      /* GPU-wide state (ops->shared_create), or NULL */
-    const char *args;  /* text after "name:" in the option value, "" if none */
+    uint32_t sm;      /* owning SM (for set-dueling across SMs), or UINT32_MAX for shared caches */
+    uint32_t nsms;    /* SMs of the GPU (0 when unknown) */
+    void *shared;     /* GPU-wide state (ops->shared_create), or NULL */
+    const char *args; /* text after "name:" in the option value, "" if none */
+    void *state;      /* ops->state_size zeroed bytes (policies/create.h), or NULL */
+    const void *cfg;  /* args parsed by ops->argspec (policies/create.h), during create */
     pol_l1d_critical_fn warp_query; /* NULL: no warp information (pol_l1d_link) */
     void *warp_query_ctx;
     /*
@@ -48,6 +51,14 @@ struct pol_l1d_params {
      * ops->counter_names in the stats output). The policy increments them.
      */
     uint64_t *counters;
+    /*
+     * The policy's per-line state: nsets * assoc records of
+     * ops->line_state_bytes zeroed bytes each, line (set, way) at record
+     * set * assoc + way, kept by the cache for the cache's lifetime (NULL
+     * when the table asks for none, or outside a cache: see
+     * pol_l1d_line_state in policies/l1d_util.h). Only the policy writes it.
+     */
+    void *line_state;
 };
 
 /* Why a read could not allocate or merge (on_stall). */
@@ -61,19 +72,32 @@ enum pol_l1d_stall {
 
 /* One line as the policy sees it. */
 struct pol_line_view {
-    uint64_t tag;         /* line address (addr / line_bytes) */
-    bool valid;           /* holds data (some sector valid) */
-    bool reserved;        /* allocated and waiting for its fill: never a victim */
+    uint64_t tag;  /* line address (addr / line_bytes) */
+    bool valid;    /* holds data (some sector valid) */
+    bool reserved; /* allocated and waiting for its fill: never a victim */
     bool dirty;
     uint64_t last_use;    /* cycle of the last hit or the fill */
     uint64_t insert_time; /* cycle of the allocation */
     uint16_t warp;        /* warp slot that allocated it */
     uint32_t pc;          /* instruction that allocated it */
     uint32_t hits;        /* hits since the allocation (saturating) */
+    const void *state;    /* the policy's per-line state of this line (NULL: none) */
 };
+
+struct pol_argspec;
 
 struct pol_l1d_ops {
     const char *name;
+    const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
+    /*
+     * Bytes of private state that policies/create.c allocates (zeroed) and
+     * hands create() as params->state, and frees after the optional
+     * destroy() (which frees only what create allocated inside); create
+     * returns it. Required: the registry refuses a table without it.
+     */
+    size_t state_size;
+    /* Bytes of per-line state the cache keeps for the policy (params.line_state); 0 = none. */
+    uint32_t line_state_bytes;
     /*
      * Optional GPU-wide state shared by the SMs' instances (set dueling),
      * made once per GPU before any create (p->sm is UINT32_MAX, counters

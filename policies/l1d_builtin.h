@@ -9,7 +9,10 @@
 #ifndef PTXSIM_POLICIES_L1D_BUILTIN_H
 #define PTXSIM_POLICIES_L1D_BUILTIN_H
 
+#include <stdint.h>
+
 struct pol_l1d_ops;
+struct pol_argspec;
 
 extern const struct pol_l1d_ops pol_l1d_lru;
 extern const struct pol_l1d_ops pol_l1d_bypass_all;
@@ -22,5 +25,11 @@ extern const struct pol_l1d_ops pol_l1d_rrip;
 extern const struct pol_l1d_ops pol_l1d_ctrlc;    /* policies/l1d_ctrlc.c: Ctrl-C */
 extern const struct pol_l1d_ops pol_l1d_pcbypass; /* policies/l1d_pcbypass.c: PC-based bypassing */
 extern const struct pol_l1d_ops pol_l1d_cacp;     /* policies/l1d_cacp.c: CAWA's CACP */
+
+/* lru's arguments ("lru" or "fifo"), which bypass shares with it. */
+struct pol_l1d_lru_cfg {
+    uint32_t order; /* 0 lru, 1 fifo */
+};
+extern const struct pol_argspec pol_l1d_lru_argspec;
 
 #endif

@@ -22,9 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
-#include "policies/l1d_args.h"
+#include "policies/l1d_util.h"
 
 /* zero_reuse: dead lines evicted, each a SHiP decrement (Algorithm 9). */
 enum { CT_CINS, CT_NCINS, CT_CHITS, CT_NCHITS, CT_CCBP_DEC, CT_ZERO, CT_EVICTIONS, CT_NOPRED };
@@ -33,12 +34,6 @@ static const char *const cacp_counter_names[] = {"crit_inserts", "noncrit_insert
                                                  "noncrit_hits", "ccbp_dec",        "zero_reuse",
                                                  "evictions",    "no_predictor",    NULL};
 
-#define CACP_EXPECTED                                                                              \
-    "cacp or cacp:key=value[,key=value...] with keys cways (critical ways, 1 to assoc-1; 0 = "     \
-    "assoc/2, the default: 8 of 16), threshold (0-255, 1: CCBP above it is critical), ccbp_bits "  \
-    "(1-8, 2), ship_bits (1-8, 2), ccbp_init (0, fits ccbp_bits), ship_init (1), sig_bits "        \
-    "(1-12, 8), sig_addr (line or byte, line)"
-
 #define RRPV_MAX 3u
 #define RRPV_LONG 2u
 
@@ -46,16 +41,30 @@ struct cacp_cfg {
     uint32_t cways, threshold, ccbp_bits, ship_bits, ccbp_init, ship_init, sig_bits, sig_addr;
 };
 
-static const struct cacp_cfg cacp_defaults = {
-    .cways = 0,
-    .threshold = 1,
-    .ccbp_bits = 2,
-    .ship_bits = 2,
-    .ccbp_init = 0,
-    .ship_init = 1,
-    .sig_bits = 8,
-    .sig_addr = 0,
+#define KEY(k, d, lo, hi, help) POL_KEY_UINT(#k, struct cacp_cfg, k, d, lo, hi, help)
+static const struct pol_arg cacp_args[] = {
+    KEY(cways, 0, 0, 255, "critical ways, 1 to assoc-1; 0 = assoc/2"),
+    KEY(threshold, 1, 0, 255, "CCBP above it is critical"),
+    KEY(ccbp_bits, 2, 1, 8, "CCBP counter width"),
+    KEY(ship_bits, 2, 1, 8, "SHiP counter width"),
+    KEY(ccbp_init, 0, 0, 255, "initial CCBP (fits ccbp_bits)"),
+    KEY(ship_init, 1, 0, 255, "initial SHiP (fits ship_bits)"),
+    KEY(sig_bits, 8, 1, 12, "signature width"),
+    POL_KEY_WORD("sig_addr", struct cacp_cfg, sig_addr, 0, "line|byte", "signature address"),
 };
+#undef KEY
+
+static int cacp_check(void *cfg, char *why, size_t len)
+{
+    const struct cacp_cfg *c = cfg;
+
+    if (c->ccbp_init >= 1u << c->ccbp_bits || c->ship_init >= 1u << c->ship_bits)
+        return snprintf(why, len, "ccbp_init or ship_init does not fit its counter width");
+    return 0;
+}
+
+static const struct pol_argspec cacp_spec =
+    POL_ARGSPEC_KEYS(struct cacp_cfg, cacp_args, cacp_check);
 
 struct cacp {
     struct cacp_cfg cfg;
@@ -65,45 +74,21 @@ struct cacp {
     void *critical_ctx;
     uint8_t *ccbp, *ship;
     struct pol_cacp_line *lines;
+    void *own_lines;   /* lines, when no cache gave them */
     bool cur_critical; /* partition of the request on_miss saw last (see l1d.h, victim) */
 };
 
-static int cacp_bad(struct ps_err *err, const char *args, const char *what)
+/* The parts of the arguments that depend on the cache's shape. */
+static int cacp_fit(const struct pol_l1d_params *p, const struct cacp_cfg *c, struct ps_err *err)
 {
-    return ps_err_set(err, PS_EINVAL, "bad l1d policy arguments 'cacp:%s': %s; expected %s", args,
-                      what, CACP_EXPECTED);
-}
-
-static int cacp_parse(const struct pol_l1d_params *p, struct cacp_cfg *c, struct ps_err *err)
-{
-    static const char *const sig_addrs[] = {"line", "byte", NULL};
-    struct pol_l1d_arg keys[] = {
-        {.key = "cways", .val = &c->cways, .max = 255},
-        {.key = "threshold", .val = &c->threshold, .max = 255},
-        {.key = "ccbp_bits", .val = &c->ccbp_bits, .min = 1, .max = 8},
-        {.key = "ship_bits", .val = &c->ship_bits, .min = 1, .max = 8},
-        {.key = "ccbp_init", .val = &c->ccbp_init, .max = 255},
-        {.key = "ship_init", .val = &c->ship_init, .max = 255},
-        {.key = "sig_bits", .val = &c->sig_bits, .min = 1, .max = 12},
-        {.key = "sig_addr", .val = &c->sig_addr, .words = sig_addrs},
-    };
-    char what[200];
-    int rc;
-
-    *c = cacp_defaults;
-    rc = pol_l1d_args_parse("cacp", p->args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
-    if (rc)
-        return rc;
-    if (c->ccbp_init >= 1u << c->ccbp_bits || c->ship_init >= 1u << c->ship_bits)
-        return cacp_bad(err, p->args, "ccbp_init or ship_init does not fit its counter width");
     if (p->assoc < 2)
-        return cacp_bad(err, p->args, "the cache needs at least 2 ways to partition");
-    if (c->cways >= p->assoc) {
-        snprintf(what, sizeof(what),
-                 "cways=%" PRIu32 " leaves no non-critical way in a %" PRIu32 "-way cache",
-                 c->cways, p->assoc);
-        return cacp_bad(err, p->args, what);
-    }
+        return ps_err_set(err, PS_EINVAL,
+                          "-ptxsim_l1d_policy cacp: the cache needs at least 2 ways to partition");
+    if (c->cways >= p->assoc)
+        return ps_err_set(err, PS_EINVAL,
+                          "-ptxsim_l1d_policy cacp: cways=%" PRIu32
+                          " leaves no non-critical way in a %" PRIu32 "-way cache",
+                          c->cways, p->assoc);
     return 0;
 }
 
@@ -115,21 +100,16 @@ static void cacp_destroy(void *st)
         return;
     free(s->ccbp);
     free(s->ship);
-    free(s->lines);
-    free(s);
+    free(s->own_lines);
 }
 
 static void *cacp_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct cacp *s = calloc(1, sizeof(*s));
-    size_t nlines = (size_t)p->nsets * p->assoc;
+    struct cacp *s = p->state;
 
-    if (!s)
-        goto oom;
-    if (cacp_parse(p, &s->cfg, err)) {
-        free(s);
+    s->cfg = *(const struct cacp_cfg *)p->cfg;
+    if (cacp_fit(p, &s->cfg, err))
         return NULL;
-    }
     s->assoc = p->assoc;
     s->cways = s->cfg.cways ? s->cfg.cways : p->assoc / 2;
     s->line_shift = p->line_bytes ? (uint32_t)__builtin_ctz(p->line_bytes) : 7;
@@ -141,7 +121,7 @@ static void *cacp_create(const struct pol_l1d_params *p, struct ps_err *err)
     s->critical_ctx = p->warp_query_ctx;
     s->ccbp = malloc((size_t)s->mask + 1);
     s->ship = malloc((size_t)s->mask + 1);
-    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
     if (!s->ccbp || !s->ship || !s->lines)
         goto oom;
     memset(s->ccbp, (int)s->cfg.ccbp_init, (size_t)s->mask + 1);
@@ -347,6 +327,9 @@ uint32_t pol_l1d_cacp_cways(const void *st)
 
 const struct pol_l1d_ops pol_l1d_cacp = {
     .name = "cacp",
+    .line_state_bytes = sizeof(struct pol_cacp_line),
+    .argspec = &cacp_spec,
+    .state_size = sizeof(struct cacp),
     .create = cacp_create,
     .destroy = cacp_destroy,
     .on_miss = cacp_on_miss,

@@ -20,10 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
-#include "policies/l1d_args.h"
 #include "policies/l1d_util.h"
+#include "policies/series.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_SAMPLES, CT_UP, CT_DOWN, CT_FIRST_HITS };
 
@@ -35,11 +36,6 @@ struct ctrlc_cfg {
     uint32_t pc_bits, agg_max, agg_init, period, mode, seed, series_cap;
     double thr_lo, thr_hi;
 };
-
-#define CTRLC_EXPECTED                                                                             \
-    "ctrlc or ctrlc:key=value[,key=value...] with keys pc_bits (1-12, default 7), agg_max "        \
-    "(0-16, 7), agg_init (0-agg_max, 0), period (1-1048576, 1024), thr_lo (0-1, 0.1), thr_hi "     \
-    "(thr_lo-1, 0.4), mode (det or rand, det), seed (0-4294967295, 1), series_cap (rows, 65536)"
 
 enum { MODE_DET, MODE_RAND };
 
@@ -63,55 +59,38 @@ struct ctrlc {
     uint64_t *counters;
     struct pol_ctrlc_entry *tab;
     struct ctrlc_line *lines;
-    struct ctrlc_row *rows;
-    uint32_t nrows;
-    uint64_t rows_dropped;
+    void *own_lines;        /* lines, when no cache gave them */
+    struct pol_series rows; /* of struct ctrlc_row, at most series_cap */
 };
 
-static const struct ctrlc_cfg ctrlc_defaults = {
-    .pc_bits = 7,
-    .agg_max = 7,
-    .agg_init = 0,
-    .period = 1024,
-    .mode = MODE_DET,
-    .seed = 1,
-    .series_cap = 65536,
-    .thr_lo = 0.1,
-    .thr_hi = 0.4,
+#define KEY(k, d, lo, hi, help) POL_KEY_UINT(#k, struct ctrlc_cfg, k, d, lo, hi, help)
+static const struct pol_arg ctrlc_args[] = {
+    KEY(pc_bits, 7, 1, 12, "PC bits indexing the aggressiveness table"),
+    KEY(agg_max, 7, 0, 16, "largest aggressiveness"),
+    KEY(agg_init, 0, 0, 16, "initial aggressiveness (at most agg_max)"),
+    KEY(period, 1024, 1, 1 << 20, "insertions per control window"),
+    POL_KEY_FRAC("thr_lo", struct ctrlc_cfg, thr_lo, 0.1, 0, 1, "zero-reuse share below: less"),
+    POL_KEY_FRAC("thr_hi", struct ctrlc_cfg, thr_hi, 0.4, 0, 1, "zero-reuse share above: more"),
+    POL_KEY_WORD("mode", struct ctrlc_cfg, mode, MODE_DET, "det|rand", "bypass decision"),
+    KEY(seed, 1, 0, UINT32_MAX, "mode=rand's seed"),
+    KEY(series_cap, 65536, 0, 1 << 24, "most rows of the sample series"),
 };
+#undef KEY
 
-static int ctrlc_parse(const char *args, struct ctrlc_cfg *c, struct ps_err *err)
+static int ctrlc_check(void *cfg, char *why, size_t len)
 {
-    static const char *const modes[] = {"det", "rand", NULL};
-    struct pol_l1d_arg keys[] = {
-        {.key = "pc_bits", .val = &c->pc_bits, .min = 1, .max = 12},
-        {.key = "agg_max", .val = &c->agg_max, .max = 16},
-        {.key = "agg_init", .val = &c->agg_init, .max = 16},
-        {.key = "period", .val = &c->period, .min = 1, .max = 1 << 20},
-        {.key = "thr_lo", .dval = &c->thr_lo, .dmax = 1},
-        {.key = "thr_hi", .dval = &c->thr_hi, .dmax = 1},
-        {.key = "mode", .val = &c->mode, .words = modes},
-        {.key = "seed", .val = &c->seed, .max = UINT32_MAX},
-        {.key = "series_cap", .val = &c->series_cap, .max = 1 << 24},
-    };
-    int rc;
+    const struct ctrlc_cfg *c = cfg;
 
-    *c = ctrlc_defaults;
-    rc = pol_l1d_args_parse("ctrlc", args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
-    if (rc)
-        return rc;
     if (c->agg_init > c->agg_max)
-        return ps_err_set(err, PS_EINVAL,
-                          "bad l1d policy arguments 'ctrlc:%s': agg_init=%" PRIu32
-                          " is above agg_max=%" PRIu32 "; expected " CTRLC_EXPECTED,
-                          args, c->agg_init, c->agg_max);
+        return snprintf(why, len, "agg_init=%" PRIu32 " is above agg_max=%" PRIu32, c->agg_init,
+                        c->agg_max);
     if (c->thr_lo > c->thr_hi)
-        return ps_err_set(err, PS_EINVAL,
-                          "bad l1d policy arguments 'ctrlc:%s': thr_lo=%g is above thr_hi=%g; "
-                          "expected " CTRLC_EXPECTED,
-                          args, c->thr_lo, c->thr_hi);
+        return snprintf(why, len, "thr_lo=%g is above thr_hi=%g", c->thr_lo, c->thr_hi);
     return 0;
 }
+
+static const struct pol_argspec ctrlc_spec =
+    POL_ARGSPEC_KEYS(struct ctrlc_cfg, ctrlc_args, ctrlc_check);
 
 static void ctrlc_destroy(void *st)
 {
@@ -120,22 +99,15 @@ static void ctrlc_destroy(void *st)
     if (!s)
         return;
     free(s->tab);
-    free(s->lines);
-    free(s->rows);
-    free(s);
+    free(s->own_lines);
+    pol_series_free(&s->rows);
 }
 
 static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct ctrlc *s = calloc(1, sizeof(*s));
-    size_t nlines = (size_t)p->nsets * p->assoc;
+    struct ctrlc *s = p->state;
 
-    if (!s)
-        goto oom;
-    if (ctrlc_parse(p->args, &s->cfg, err)) {
-        free(s);
-        return NULL;
-    }
+    s->cfg = *(const struct ctrlc_cfg *)p->cfg;
     s->nsets = p->nsets;
     s->assoc = p->assoc;
     s->sm = p->sm;
@@ -144,9 +116,9 @@ static void *ctrlc_create(const struct pol_l1d_params *p, struct ps_err *err)
     /* Per-SM streams, so that SMs do not draw the same sequence (mode=rand only). */
     s->rng = ((uint64_t)s->cfg.seed << 32 | (p->sm + 1u)) * 0x9E3779B97F4A7C15ull | 1;
     s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
-    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
-    s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
-    if (!s->tab || !s->lines || !s->rows)
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
+    pol_series_init(&s->rows, sizeof(struct ctrlc_row), s->cfg.series_cap);
+    if (!s->tab || !s->lines)
         goto oom;
     for (uint32_t i = 0; i <= s->mask; i++)
         s->tab[i].agg = s->cfg.agg_init;
@@ -236,13 +208,10 @@ static void ctrlc_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32
 static void record(struct ctrlc *s, uint32_t pc, const struct pol_ctrlc_entry *c, uint32_t before,
                    uint64_t now)
 {
-    struct ctrlc_row *row;
+    struct ctrlc_row *row = pol_series_add(&s->rows);
 
-    if (s->nrows >= s->cfg.series_cap) {
-        s->rows_dropped++;
-        return;
-    }
-    row = &s->rows[s->nrows++];
+    if (!row)
+        return; /* counted as dropped */
     row->cycle = now;
     row->pc = pc;
     row->zero = c->zero;
@@ -300,6 +269,15 @@ static void ctrlc_on_evict(void *st, const struct pol_line_view *line, uint32_t 
         ctrlc_sample(s, pc, c, now);
 }
 
+static void ctrlc_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct ctrlc_row *r = row;
+
+    (void)ctx;
+    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%u,%u\n", r->cycle, r->pc,
+            r->zero, r->insert, r->agg_before, r->agg_after);
+}
+
 static int ctrlc_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct ctrlc *s = st;
@@ -309,7 +287,7 @@ static int ctrlc_dump(const void *st, FILE *out, struct ps_err *err)
             "# ctrlc pc_bits=%" PRIu32 " agg_max=%" PRIu32 " agg_init=%" PRIu32 " period=%" PRIu32
             " thr_lo=%g thr_hi=%g mode=%s storage_bytes=%" PRIu32 " rows_dropped=%" PRIu64 "\n",
             c->pc_bits, c->agg_max, c->agg_init, c->period, c->thr_lo, c->thr_hi,
-            c->mode == MODE_RAND ? "rand" : "det", pol_l1d_ctrlc_storage_bytes(s), s->rows_dropped);
+            c->mode == MODE_RAND ? "rand" : "det", pol_l1d_ctrlc_storage_bytes(s), s->rows.dropped);
     for (uint32_t i = 0; i <= s->mask; i++) {
         const struct pol_ctrlc_entry *e = &s->tab[i];
 
@@ -320,16 +298,8 @@ static int ctrlc_dump(const void *st, FILE *out, struct ps_err *err)
                 " evictions=%" PRIu64 " zero_reuse=%" PRIu64 "\n",
                 i, e->agg, e->inserts, e->bypasses, e->evictions, e->zero_total);
     }
-    fprintf(out, "cycle,pc,zero,insert,agg_before,agg_after\n");
-    for (uint32_t i = 0; i < s->nrows; i++) {
-        const struct ctrlc_row *r = &s->rows[i];
-
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%u,%u\n", r->cycle, r->pc,
-                r->zero, r->insert, r->agg_before, r->agg_after);
-    }
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "l1d policy ctrlc: write failed");
-    return 0;
+    return pol_series_write(&s->rows, out, "cycle,pc,zero,insert,agg_before,agg_after",
+                            ctrlc_write_row, NULL, "the ctrlc sample series", err);
 }
 
 void pol_l1d_ctrlc_entry(const void *st, uint32_t pc, struct pol_ctrlc_entry *out)
@@ -364,6 +334,9 @@ uint32_t pol_l1d_ctrlc_storage_bytes(const void *st)
 
 const struct pol_l1d_ops pol_l1d_ctrlc = {
     .name = "ctrlc",
+    .line_state_bytes = sizeof(struct ctrlc_line),
+    .argspec = &ctrlc_spec,
+    .state_size = sizeof(struct ctrlc),
     .create = ctrlc_create,
     .destroy = ctrlc_destroy,
     .on_miss = ctrlc_on_miss,

@@ -32,9 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 #include "policies/l1d_locality.h"
+#include "policies/series.h"
 
 enum {
     C_TAG_MISS,   /* reads bypassed on a tag-store miss */
@@ -52,21 +54,23 @@ static const char *const loc_counter_names[] = {
     "rc_reset",        "duel_decoupled", "duel_baseline", NULL,
 };
 
+/* The arguments; the two-word keys hold their word's index (0 the first word). */
 struct loc_args {
-    uint32_t tag_ways;      /* tag ways per set (8, Table 3) */
-    uint32_t t;             /* locality threshold T (2, Table 3); 0 = baseline mode */
-    uint32_t rc_max;        /* 2^rc_bits - 1 (6 bits, 3.2) */
-    uint32_t rc_init;       /* RC of a new tag entry (1, 3.6a) */
-    bool promote_ge;        /* promote when RC >= T instead of RC > T (3.6a) */
-    bool age_per_promotion; /* one aging step per promotion instead of per event (3.6e) */
-    bool fail_bypass;       /* a promotion that cannot allocate bypasses (3.6f) */
-    bool stores_age;        /* a write-evict ages the set (3.6g) */
-    bool duel;              /* SM dueling (3.7) */
-    uint32_t interval;      /* dueling interval, cycles (500) */
-    double margin;          /* miss-rate margin (0.10) */
-    bool margin_rel;        /* margin relative to SM1's miss rate instead of absolute */
-    bool initial_dec;       /* followers start decoupled instead of baseline */
-    uint32_t dump_every;    /* reads between two dump rows, 0 = no rows */
+    uint32_t tag_ways;          /* tag ways per set (8, Table 3) */
+    uint32_t t;                 /* locality threshold T (2, Table 3); 0 = baseline mode */
+    uint32_t rc_bits;           /* RC width (6 bits, 3.2) */
+    uint32_t rc_max;            /* 2^rc_bits - 1, derived */
+    uint32_t rc_init;           /* RC of a new tag entry (1, 3.6a) */
+    uint32_t promote_ge;        /* promote when RC >= T instead of RC > T (3.6a) */
+    uint32_t age_per_promotion; /* one aging step per promotion instead of per event (3.6e) */
+    uint32_t fail_bypass;       /* a promotion that cannot allocate bypasses (3.6f) */
+    uint32_t stores_age;        /* a write-evict ages the set (3.6g) */
+    uint32_t duel;              /* SM dueling (3.7) */
+    uint32_t interval;          /* dueling interval, cycles (500) */
+    double margin;              /* miss-rate margin (0.10) */
+    uint32_t margin_rel;        /* margin relative to SM1's miss rate instead of absolute */
+    uint32_t initial_dec;       /* followers start decoupled instead of baseline */
+    uint32_t dump_every;        /* reads between two dump rows, 0 = no rows */
 };
 
 /* GPU-wide dueling state (3.7). */
@@ -105,157 +109,54 @@ struct loc_state {
     bool evict_pending; /* on_evict happened; the insert that follows (if any) is its promotion */
     uint32_t evict_set;
     uint64_t reads, win_reads, win_bypass, win_hits;
-    struct loc_row *rows;
-    uint32_t nrows, caprows;
+    struct pol_series rows; /* of struct loc_row */
 };
 
 /* ---- arguments ---- */
 
-static const struct loc_args loc_defaults = {
-    .tag_ways = 8,
-    .t = 2,
-    .rc_max = 63,
-    .rc_init = 1,
-    .duel = true,
-    .interval = 500,
-    .margin = 0.10,
-    .stores_age = true,
-    .dump_every = 10000,
+#define U(k, f, d, lo, hi, help) POL_KEY_UINT(k, struct loc_args, f, d, lo, hi, help)
+#define W(k, f, d, words, help) POL_KEY_WORD(k, struct loc_args, f, d, words, help)
+static const struct pol_arg loc_arg_table[] = {
+    U("tag_ways", tag_ways, 8, 1, 64, "tag ways per set (more than the cache's ways)"),
+    U("t", t, 2, 0, 1u << 16, "locality threshold T; 0 = the baseline cache"),
+    U("rc_bits", rc_bits, 6, 1, 16, "reference counter width"),
+    U("rc_init", rc_init, 1, 0, 1u << 16, "RC of a new tag entry"),
+    W("cmp", promote_ge, 0, "gt|ge", "promote when RC > T or RC >= T"),
+    W("aging", age_per_promotion, 0, "per_event|per_promotion", "when the set ages"),
+    W("promote_fail", fail_bypass, 0, "stall|bypass", "a promotion that cannot allocate"),
+    W("stores_age", stores_age, 1, "off|on", "a write-evict ages the set"),
+    W("duel", duel, 1, "off|on", "SM dueling"),
+    U("interval", interval, 500, 1, UINT32_MAX, "dueling interval, cycles"),
+    POL_KEY_FRAC("margin", struct loc_args, margin, 0.10, 0, 1, "miss-rate margin"),
+    W("margin_mode", margin_rel, 0, "absolute|relative", "how the margin applies"),
+    W("initial", initial_dec, 0, "baseline|decoupled", "the followers' first design"),
+    U("dump", dump_every, 10000, 0, UINT32_MAX, "reads between two dump rows, 0 = none"),
 };
+#undef U
+#undef W
 
-static int bad(struct ps_err *err, const char *what, size_t len, const char *s)
+static int loc_check(void *cfg, char *why, size_t len)
 {
-    return ps_err_set(err, PS_EINVAL, "l1d policy locality: %s '%.*s'", what, (int)len, s);
-}
+    struct loc_args *a = cfg;
 
-/* Decimal in [lo, hi] from s[0..len). */
-static int num(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-    uint64_t v = 0;
-
-    if (len == 0 || len > 10)
-        return -1;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (v < lo || v > hi)
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
-}
-
-/* One of two words: 0 for w0, 1 for w1, -1 otherwise. */
-static int word(const char *s, size_t len, const char *w0, const char *w1)
-{
-    if (strlen(w0) == len && memcmp(s, w0, len) == 0)
-        return 0;
-    if (strlen(w1) == len && memcmp(s, w1, len) == 0)
-        return 1;
-    return -1;
-}
-
-/* A margin "0.10": digits with at most one '.', in [0, 1]. */
-static int frac(const char *s, size_t len, double *out)
-{
-    char buf[32];
-    char *end;
-    double v;
-
-    if (len == 0 || len >= sizeof(buf) || strspn(s, "0123456789.") < len)
-        return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    v = strtod(buf, &end);
-    if (*end || v < 0 || v > 1)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int set_bool(const char *v, size_t vl, const char *w0, const char *w1, bool *out)
-{
-    int w = word(v, vl, w0, w1);
-
-    if (w < 0)
-        return -1;
-    *out = w == 1;
-    return 0;
-}
-
-/* key=value into a; -1 when the value is bad, -2 when the key is unknown. */
-static int set_arg(struct loc_args *a, const char *k, size_t kl, const char *v, size_t vl)
-{
-    uint32_t bits;
-
-#define KEY(s) (kl == sizeof(s) - 1 && memcmp(k, s, kl) == 0)
-    if (KEY("tag_ways"))
-        return num(v, vl, 1, 64, &a->tag_ways);
-    if (KEY("t"))
-        return num(v, vl, 0, 1u << 16, &a->t);
-    if (KEY("rc_bits")) {
-        if (num(v, vl, 1, 16, &bits))
-            return -1;
-        a->rc_max = (1u << bits) - 1;
-        return 0;
-    }
-    if (KEY("rc_init"))
-        return num(v, vl, 0, 1u << 16, &a->rc_init);
-    if (KEY("cmp"))
-        return set_bool(v, vl, "gt", "ge", &a->promote_ge);
-    if (KEY("aging"))
-        return set_bool(v, vl, "per_event", "per_promotion", &a->age_per_promotion);
-    if (KEY("promote_fail"))
-        return set_bool(v, vl, "stall", "bypass", &a->fail_bypass);
-    if (KEY("stores_age"))
-        return set_bool(v, vl, "off", "on", &a->stores_age);
-    if (KEY("duel"))
-        return set_bool(v, vl, "off", "on", &a->duel);
-    if (KEY("interval"))
-        return num(v, vl, 1, UINT32_MAX, &a->interval);
-    if (KEY("margin"))
-        return frac(v, vl, &a->margin);
-    if (KEY("margin_mode"))
-        return set_bool(v, vl, "absolute", "relative", &a->margin_rel);
-    if (KEY("initial"))
-        return set_bool(v, vl, "baseline", "decoupled", &a->initial_dec);
-    if (KEY("dump"))
-        return num(v, vl, 0, UINT32_MAX, &a->dump_every);
-#undef KEY
-    return -2;
-}
-
-/* "key=value,key=value" over the defaults, for a cache of `assoc` data ways. */
-static int parse_args(const char *args, uint32_t assoc, struct loc_args *a, struct ps_err *err)
-{
-    const char *p = args ? args : "";
-
-    *a = loc_defaults;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        const char *eq = memchr(p, '=', len);
-        int rc;
-
-        if (!eq)
-            return bad(err, "expected key=value, got", len, p);
-        rc = set_arg(a, p, (size_t)(eq - p), eq + 1, len - (size_t)(eq - p) - 1);
-        if (rc == -2)
-            return bad(err, "unknown argument", (size_t)(eq - p), p);
-        if (rc < 0)
-            return bad(err, "bad value in", len, p);
-        p += len;
-        if (*p == ',' && *++p == '\0')
-            return bad(err, "empty argument after", 1, p - 1);
-    }
+    a->rc_max = (1u << a->rc_bits) - 1;
     if (a->rc_init > a->rc_max || a->t > a->rc_max)
-        return ps_err_set(err, PS_EINVAL,
-                          "l1d policy locality: rc_init and t must fit in rc_bits (at most %u)",
-                          a->rc_max);
-    if (a->tag_ways <= assoc)
-        return ps_err_set(err, PS_EINVAL,
-                          "l1d policy locality: tag_ways (%u) must exceed the cache's ways (%u)",
-                          a->tag_ways, assoc);
+        return snprintf(why, len, "rc_init and t must fit in rc_bits (at most %u)", a->rc_max);
+    return 0;
+}
+
+static const struct pol_argspec loc_spec =
+    POL_ARGSPEC_KEYS(struct loc_args, loc_arg_table, loc_check);
+
+/* The arguments for a cache of `assoc` data ways. */
+static int loc_fit(const struct pol_l1d_params *p, struct loc_args *a, struct ps_err *err)
+{
+    *a = *(const struct loc_args *)p->cfg;
+    if (a->tag_ways <= p->assoc)
+        return ps_err_set(
+            err, PS_EINVAL,
+            "-ptxsim_l1d_policy locality: tag_ways=%u must exceed the cache's %u ways", a->tag_ways,
+            p->assoc);
     return 0;
 }
 
@@ -269,7 +170,7 @@ static void *loc_shared_create(const struct pol_l1d_params *p, struct ps_err *er
         ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
         return NULL;
     }
-    if (parse_args(p->args, p->assoc, &sh->a, err)) {
+    if (loc_fit(p, &sh->a, err)) {
         free(sh);
         return NULL;
     }
@@ -351,16 +252,8 @@ static void dump_count(struct loc_state *s, bool bypass, bool hit, uint64_t now)
     s->win_hits += hit;
     if (!s->a.dump_every || s->win_reads < s->a.dump_every)
         return;
-    if (s->nrows == s->caprows) {
-        uint32_t cap = s->caprows ? 2 * s->caprows : 64;
-        struct loc_row *n = realloc(s->rows, sizeof(*n) * cap);
-
-        if (!n)
-            return; /* out of host memory: the row is lost, the window goes on */
-        s->rows = n;
-        s->caprows = cap;
-    }
-    r = &s->rows[s->nrows++];
+    if (!(r = pol_series_add(&s->rows)))
+        return; /* out of host memory: the series stops, the dump says so */
     r->cycle = now;
     r->reads = s->reads;
     r->bypass_rate = (float)s->win_bypass / (float)s->win_reads;
@@ -369,21 +262,22 @@ static void dump_count(struct loc_state *s, bool bypass, bool hit, uint64_t now)
     s->win_reads = s->win_bypass = s->win_hits = 0;
 }
 
+/* ctx: the SM of the rows. */
+static void loc_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct loc_row *r = row;
+
+    fprintf(out, "%u,%llu,%llu,%.4f,%.4f,%s\n", *(const uint32_t *)ctx,
+            (unsigned long long)r->cycle, (unsigned long long)r->reads, r->bypass_rate, r->hit_rate,
+            r->decoupled ? "decoupled" : "baseline");
+}
+
 static int loc_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct loc_state *s = st;
 
-    if (fprintf(out, "sm,cycle,reads,bypass_rate,hit_rate,design\n") < 0)
-        return ps_err_set(err, PS_EIO, "l1d policy locality: cannot write the dump");
-    for (uint32_t i = 0; i < s->nrows; i++) {
-        const struct loc_row *r = &s->rows[i];
-
-        if (fprintf(out, "%u,%llu,%llu,%.4f,%.4f,%s\n", s->sm, (unsigned long long)r->cycle,
-                    (unsigned long long)r->reads, r->bypass_rate, r->hit_rate,
-                    r->decoupled ? "decoupled" : "baseline") < 0)
-            return ps_err_set(err, PS_EIO, "l1d policy locality: cannot write the dump");
-    }
-    return 0;
+    return pol_series_write(&s->rows, out, "sm,cycle,reads,bypass_rate,hit_rate,design",
+                            loc_write_row, &s->sm, "the locality series", err);
 }
 
 /* ---- tag store ---- */
@@ -486,29 +380,23 @@ static bool passes(const struct loc_state *s, uint32_t rc)
 
 static void *loc_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct loc_state *s = calloc(1, sizeof(*s));
+    struct loc_state *s = p->state;
 
-    if (!s)
-        goto out_nomem;
-    if (parse_args(p->args, p->assoc, &s->a, err))
-        goto out_free;
+    if (loc_fit(p, &s->a, err))
+        return NULL;
     s->tags = calloc((size_t)p->nsets * s->a.tag_ways, sizeof(*s->tags));
-    if (!s->tags)
-        goto out_nomem;
+    if (!s->tags) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
+        return NULL;
+    }
     s->sh = p->shared && p->nsms >= 2 && p->sm != UINT32_MAX ? p->shared : NULL;
     s->sm = p->sm;
+    pol_series_init(&s->rows, sizeof(struct loc_row), POL_SERIES_NO_CAP);
     s->nsets = p->nsets;
     s->assoc = p->assoc;
     s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
     s->ctr = p->counters ? p->counters : s->scratch;
     return s;
-out_nomem:
-    ps_err_set(err, PS_ENOMEM, "l1d policy locality: out of memory");
-out_free:
-    if (s)
-        free(s->tags);
-    free(s);
-    return NULL;
 }
 
 static void loc_destroy(void *st)
@@ -518,8 +406,7 @@ static void loc_destroy(void *st)
     if (!s)
         return;
     free(s->tags);
-    free(s->rows);
-    free(s);
+    pol_series_free(&s->rows);
 }
 
 /* The decoupled read path of 3.5 for a read with no line: false = bypass. */
@@ -707,8 +594,10 @@ static void loc_on_evict(void *st, const struct pol_line_view *line, uint32_t se
 
 const struct pol_l1d_ops pol_l1d_locality = {
     .name = "locality",
+    .argspec = &loc_spec,
     .shared_create = loc_shared_create,
     .shared_destroy = loc_shared_destroy,
+    .state_size = sizeof(struct loc_state),
     .create = loc_create,
     .destroy = loc_destroy,
     .on_miss = loc_on_miss,

@@ -5,8 +5,8 @@
  * depends on anything but the access sequence.
  */
 #include <stdlib.h>
-#include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 #include "policies/l1d_util.h"
@@ -15,28 +15,22 @@ struct lru_state {
     bool fifo; /* order by insert_time instead of last_use */
 };
 
+static const struct pol_arg lru_args[] = {
+    POL_KEY_WORD("order", struct pol_l1d_lru_cfg, order, 0, "lru|fifo", "the replacement order"),
+};
+
+const struct pol_argspec pol_l1d_lru_argspec =
+    POL_ARGSPEC_POS(struct pol_l1d_lru_cfg, lru_args, 0, NULL);
+
 static void *lru_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    const char *args = p->args ? p->args : "";
+    const struct pol_l1d_lru_cfg *c = p->cfg;
     struct lru_state *st;
 
-    if (strcmp(args, "") != 0 && strcmp(args, "lru") != 0 && strcmp(args, "fifo") != 0) {
-        ps_err_set(err, PS_EINVAL, "l1d policy lru: unknown argument '%s' (expected lru or fifo)",
-                   args);
-        return NULL;
-    }
-    st = malloc(sizeof(*st));
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "l1d policy lru: out of memory");
-        return NULL;
-    }
-    st->fifo = strcmp(args, "fifo") == 0;
+    (void)err; /* create.c made the state; nothing here can fail */
+    st = p->state;
+    st->fifo = c->order == 1;
     return st;
-}
-
-static void lru_destroy(void *st)
-{
-    free(st);
 }
 
 static bool lru_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_t now)
@@ -61,8 +55,9 @@ static uint32_t lru_victim(void *st, uint32_t set, const struct pol_line_view *l
 
 const struct pol_l1d_ops pol_l1d_lru = {
     .name = "lru",
+    .argspec = &pol_l1d_lru_argspec,
     .create = lru_create,
-    .destroy = lru_destroy,
+    .state_size = sizeof(struct lru_state),
     .on_miss = lru_on_miss,
     .victim = lru_victim,
 };

@@ -17,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
-#include "policies/l1d_args.h"
 #include "policies/l1d_util.h"
+#include "policies/series.h"
 
 enum { CT_BYPASSES, CT_INSERTS, CT_EVICTIONS, CT_ZERO, CT_INC, CT_DEC, CT_ON, CT_OFF };
 
@@ -28,17 +29,36 @@ static const char *const pcb_counter_names[] = {"bypasses",     "inserts",      
                                                 "zero_reuse",   "ctr_inc",      "ctr_dec",
                                                 "pc_to_bypass", "pc_to_insert", NULL};
 
-#define PCB_EXPECTED                                                                               \
-    "pcbypass or pcbypass:key=value[,key=value...] with keys pc_bits (1-12, default 7), bits "     \
-    "(1-8, 3), threshold (1-2^bits-1, 4), init (0-2^bits-1, 0), inc (0-255, 1), dec (0-255, 1), "  \
-    "series_cap (rows, 65536)"
-
 struct pcb_cfg {
     uint32_t pc_bits, bits, threshold, init, inc, dec, series_cap;
 };
 
-static const struct pcb_cfg pcb_defaults = {
-    .pc_bits = 7, .bits = 3, .threshold = 4, .init = 0, .inc = 1, .dec = 1, .series_cap = 65536};
+#define KEY(k, d, lo, hi, help) POL_KEY_UINT(#k, struct pcb_cfg, k, d, lo, hi, help)
+static const struct pol_arg pcb_args[] = {
+    KEY(pc_bits, 7, 1, 12, "PC bits indexing the counter table"),
+    KEY(bits, 3, 1, 8, "counter width"),
+    KEY(threshold, 4, 1, 255, "bypass at or above this count (fits in bits)"),
+    KEY(init, 0, 0, 255, "initial count (fits in bits)"),
+    KEY(inc, 1, 0, 255, "step up on a line evicted without reuse"),
+    KEY(dec, 1, 0, 255, "step down on a reused line"),
+    KEY(series_cap, 65536, 0, 1 << 24, "most rows of the threshold-crossing series"),
+};
+#undef KEY
+
+static int pcb_check(void *cfg, char *why, size_t len)
+{
+    const struct pcb_cfg *c = cfg;
+    uint32_t max = (1u << c->bits) - 1;
+
+    if (c->threshold > max || c->init > max)
+        return snprintf(why, len,
+                        "threshold=%" PRIu32 " and init=%" PRIu32 " must fit in bits=%" PRIu32
+                        " (at most %" PRIu32 ")",
+                        c->threshold, c->init, c->bits, max);
+    return 0;
+}
+
+static const struct pol_argspec pcb_spec = POL_ARGSPEC_KEYS(struct pcb_cfg, pcb_args, pcb_check);
 
 /* A PC crossing the threshold (either way): the dump's rows. */
 struct pcb_row {
@@ -57,38 +77,9 @@ struct pcbypass {
     uint64_t *counters;
     struct pol_pcb_entry *tab;
     struct pcb_line *lines;
-    struct pcb_row *rows;
-    uint32_t nrows;
-    uint64_t rows_dropped;
+    void *own_lines;        /* lines, when no cache gave them */
+    struct pol_series rows; /* of struct pcb_row, at most series_cap */
 };
-
-static int pcb_parse(const char *args, struct pcb_cfg *c, struct ps_err *err)
-{
-    struct pol_l1d_arg keys[] = {
-        {.key = "pc_bits", .val = &c->pc_bits, .min = 1, .max = 12},
-        {.key = "bits", .val = &c->bits, .min = 1, .max = 8},
-        {.key = "threshold", .val = &c->threshold, .min = 1, .max = 255},
-        {.key = "init", .val = &c->init, .max = 255},
-        {.key = "inc", .val = &c->inc, .max = 255},
-        {.key = "dec", .val = &c->dec, .max = 255},
-        {.key = "series_cap", .val = &c->series_cap, .max = 1 << 24},
-    };
-    uint32_t max;
-    int rc;
-
-    *c = pcb_defaults;
-    rc = pol_l1d_args_parse("pcbypass", args, ",:", keys, sizeof(keys) / sizeof(keys[0]), err);
-    if (rc)
-        return rc;
-    max = (1u << c->bits) - 1;
-    if (c->threshold > max || c->init > max)
-        return ps_err_set(err, PS_EINVAL,
-                          "bad l1d policy arguments 'pcbypass:%s': threshold=%" PRIu32
-                          " and init=%" PRIu32 " must fit in bits=%" PRIu32 " (at most %" PRIu32
-                          "); expected " PCB_EXPECTED,
-                          args, c->threshold, c->init, c->bits, max);
-    return 0;
-}
 
 static void pcb_destroy(void *st)
 {
@@ -97,30 +88,23 @@ static void pcb_destroy(void *st)
     if (!s)
         return;
     free(s->tab);
-    free(s->lines);
-    free(s->rows);
-    free(s);
+    free(s->own_lines);
+    pol_series_free(&s->rows);
 }
 
 static void *pcb_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct pcbypass *s = calloc(1, sizeof(*s));
-    size_t nlines = (size_t)p->nsets * p->assoc;
+    struct pcbypass *s = p->state;
 
-    if (!s)
-        goto oom;
-    if (pcb_parse(p->args, &s->cfg, err)) {
-        free(s);
-        return NULL;
-    }
+    s->cfg = *(const struct pcb_cfg *)p->cfg;
     s->assoc = p->assoc;
     s->mask = (1u << s->cfg.pc_bits) - 1;
     s->max = (1u << s->cfg.bits) - 1;
     s->counters = p->counters;
     s->tab = calloc((size_t)s->mask + 1, sizeof(*s->tab));
-    s->lines = calloc(nlines ? nlines : 1, sizeof(*s->lines));
-    s->rows = calloc(s->cfg.series_cap ? s->cfg.series_cap : 1, sizeof(*s->rows));
-    if (!s->tab || !s->lines || !s->rows)
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
+    pol_series_init(&s->rows, sizeof(struct pcb_row), s->cfg.series_cap);
+    if (!s->tab || !s->lines)
         goto oom;
     for (uint32_t i = 0; i <= s->mask; i++)
         s->tab[i].ctr = s->cfg.init;
@@ -185,11 +169,10 @@ static void pcb_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t
 
 static void record(struct pcbypass *s, uint32_t pc, uint64_t now)
 {
-    if (s->nrows >= s->cfg.series_cap) {
-        s->rows_dropped++;
-        return;
-    }
-    s->rows[s->nrows++] = (struct pcb_row){now, pc, s->tab[pc].ctr};
+    struct pcb_row *row = pol_series_add(&s->rows);
+
+    if (row) /* else counted as dropped */
+        *row = (struct pcb_row){now, pc, s->tab[pc].ctr};
 }
 
 /* Training at eviction: up without reuse, down with it; a crossing of the threshold is logged. */
@@ -220,6 +203,16 @@ static void pcb_on_evict(void *st, const struct pol_line_view *line, uint32_t se
     }
 }
 
+/* ctx: the config, whose threshold says whether the PC now bypasses. */
+static void pcb_write_row(FILE *out, const void *row, const void *ctx)
+{
+    const struct pcb_row *r = row;
+    const struct pcb_cfg *c = ctx;
+
+    fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%d\n", r->cycle, r->pc, r->ctr,
+            r->ctr >= c->threshold);
+}
+
 static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
 {
     const struct pcbypass *s = st;
@@ -228,7 +221,7 @@ static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
     fprintf(out,
             "# pcbypass pc_bits=%" PRIu32 " bits=%" PRIu32 " threshold=%" PRIu32 " init=%" PRIu32
             " inc=%" PRIu32 " dec=%" PRIu32 " rows_dropped=%" PRIu64 "\n",
-            c->pc_bits, c->bits, c->threshold, c->init, c->inc, c->dec, s->rows_dropped);
+            c->pc_bits, c->bits, c->threshold, c->init, c->inc, c->dec, s->rows.dropped);
     for (uint32_t i = 0; i <= s->mask; i++) {
         const struct pol_pcb_entry *e = &s->tab[i];
 
@@ -239,13 +232,8 @@ static int pcb_dump(const void *st, FILE *out, struct ps_err *err)
                 " zero_reuse=%" PRIu64 "\n",
                 i, e->ctr, e->inserts, e->bypasses, e->zero);
     }
-    fprintf(out, "cycle,pc,ctr,bypassing\n");
-    for (uint32_t i = 0; i < s->nrows; i++)
-        fprintf(out, "%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%d\n", s->rows[i].cycle, s->rows[i].pc,
-                s->rows[i].ctr, s->rows[i].ctr >= c->threshold);
-    if (ferror(out))
-        return ps_err_set(err, PS_EIO, "l1d policy pcbypass: write failed");
-    return 0;
+    return pol_series_write(&s->rows, out, "cycle,pc,ctr,bypassing", pcb_write_row, c,
+                            "the pcbypass crossing series", err);
 }
 
 void pol_l1d_pcbypass_entry(const void *st, uint32_t pc, struct pol_pcb_entry *out)
@@ -257,6 +245,9 @@ void pol_l1d_pcbypass_entry(const void *st, uint32_t pc, struct pol_pcb_entry *o
 
 const struct pol_l1d_ops pol_l1d_pcbypass = {
     .name = "pcbypass",
+    .line_state_bytes = sizeof(struct pcb_line),
+    .argspec = &pcb_spec,
+    .state_size = sizeof(struct pcbypass),
     .create = pcb_create,
     .destroy = pcb_destroy,
     .on_miss = pcb_on_miss,

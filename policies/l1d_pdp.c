@@ -30,8 +30,9 @@
 #include <stdlib.h>
 
 #include "policies/l1d.h"
-#include "policies/l1d_args.h"
+#include "policies/args.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_util.h"
 
 #define NO_SET UINT32_MAX
 
@@ -40,12 +41,18 @@ enum { C_HITS, C_INSERTS, C_BYP_PROTECTED, C_BYP_RESERVED, C_EVICT, C_EVICT_PROT
 static const char *const pdp_counters[] = {
     "hits", "inserts", "bypass_protected", "bypass_reserved", "evictions", "evict_protected", NULL};
 
+/* The state of one line, kept by the cache (params.line_state). */
+struct pdp_line {
+    uint32_t rpd; /* remaining protecting distance */
+    bool present; /* inserted and not evicted since */
+};
+
 struct pdp {
     uint32_t nsets, assoc, pd;
-    uint32_t *rpd; /* [set * assoc + way] remaining protecting distance */
-    bool *present; /* [set * assoc + way] inserted and not evicted since */
-    uint32_t aged; /* set whose current miss on_miss has already aged, or NO_SET */
-    uint64_t *ctr; /* params.counters, or NULL */
+    struct pdp_line *lines; /* [set * assoc + way] */
+    void *own_lines;        /* lines, when no cache gave them */
+    uint32_t aged;          /* set whose current miss on_miss has already aged, or NO_SET */
+    uint64_t *ctr;          /* params.counters, or NULL */
 };
 
 static void count(struct pdp *s, int which)
@@ -54,35 +61,32 @@ static void count(struct pdp *s, int which)
         s->ctr[which]++;
 }
 
+struct pdp_cfg {
+    uint32_t pd;
+};
+
+static const struct pol_arg pdp_args[] = {
+    POL_KEY_UINT("pd", struct pdp_cfg, pd, 16, 0, 65535, "protecting distance, in set accesses"),
+};
+
+static const struct pol_argspec pdp_spec = POL_ARGSPEC_KEYS(struct pdp_cfg, pdp_args, NULL);
+
 static void *pdp_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    uint32_t pd = 16;
-    struct pol_l1d_arg keys[] = {{.key = "pd", .val = &pd, .max = 65535}};
-    size_t n = (size_t)p->nsets * p->assoc;
-    struct pdp *s;
+    const uint32_t pd = ((const struct pdp_cfg *)p->cfg)->pd;
+    struct pdp *s = p->state;
 
-    if (pol_l1d_args_parse("pdp", p->args, ",", keys, 1, err))
+    s->lines = pol_l1d_line_state(p, sizeof(*s->lines), &s->own_lines);
+    if (!s->lines) {
+        ps_err_set(err, PS_ENOMEM, "l1d policy pdp: out of memory");
         return NULL;
-    s = calloc(1, sizeof(*s));
-    if (!s)
-        goto out_nomem;
-    s->rpd = calloc(n ? n : 1, sizeof(*s->rpd));
-    s->present = calloc(n ? n : 1, sizeof(*s->present));
-    if (!s->rpd || !s->present)
-        goto out_free;
+    }
     s->nsets = p->nsets;
     s->assoc = p->assoc;
     s->pd = pd;
     s->aged = NO_SET;
     s->ctr = p->counters;
     return s;
-out_free:
-    free(s->rpd);
-    free(s->present);
-    free(s);
-out_nomem:
-    ps_err_set(err, PS_ENOMEM, "l1d policy pdp: out of memory");
-    return NULL;
 }
 
 static void pdp_destroy(void *st)
@@ -91,19 +95,17 @@ static void pdp_destroy(void *st)
 
     if (!s)
         return;
-    free(s->rpd);
-    free(s->present);
-    free(s);
+    free(s->own_lines);
 }
 
 /* One access to the set: every line's RPD drops by one. */
 static void age_set(struct pdp *s, uint32_t set)
 {
-    uint32_t *r = &s->rpd[(size_t)set * s->assoc];
+    struct pdp_line *l = &s->lines[(size_t)set * s->assoc];
 
     for (uint32_t w = 0; w < s->assoc; w++)
-        if (r[w])
-            r[w]--;
+        if (l[w].rpd)
+            l[w].rpd--;
 }
 
 static void pdp_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now)
@@ -114,7 +116,7 @@ static void pdp_on_hit(void *st, const struct mem_req *r, uint32_t set, uint32_t
     (void)now;
     s->aged = NO_SET;
     age_set(s, set);
-    s->rpd[(size_t)set * s->assoc + way] = s->pd;
+    s->lines[(size_t)set * s->assoc + way].rpd = s->pd;
     count(s, C_HITS);
 }
 
@@ -129,7 +131,7 @@ static bool pdp_on_miss(void *st, const struct mem_req *r, uint32_t set, uint64_
     age_set(s, set);
     s->aged = NO_SET;
     for (uint32_t w = 0; w < s->assoc; w++) {
-        if (!s->present[base + w] || s->rpd[base + w] == 0) {
+        if (!s->lines[base + w].present || s->lines[base + w].rpd == 0) {
             s->aged = set;
             return true;
         }
@@ -172,11 +174,11 @@ static uint32_t pdp_victim(void *st, uint32_t set, const struct pol_line_view *l
         if (lines[w].reserved)
             continue;
         if (!lines[w].valid) {
-            s->present[base + w] = false;
-            s->rpd[base + w] = 0;
+            s->lines[base + w].present = false;
+            s->lines[base + w].rpd = 0;
             return w;
         }
-        if (s->rpd[base + w] <= limit &&
+        if (s->lines[base + w].rpd <= limit &&
             (best == assoc || lines[w].last_use < lines[best].last_use))
             best = w;
     }
@@ -192,8 +194,8 @@ static void pdp_on_insert(void *st, const struct mem_req *r, uint32_t set, uint3
     (void)r;
     (void)now;
     s->aged = NO_SET;
-    s->present[i] = true;
-    s->rpd[i] = s->pd;
+    s->lines[i].present = true;
+    s->lines[i].rpd = s->pd;
     count(s, C_INSERTS);
 }
 
@@ -206,14 +208,17 @@ static void pdp_on_evict(void *st, const struct pol_line_view *line, uint32_t se
     (void)line;
     (void)now;
     count(s, C_EVICT);
-    if (s->rpd[i] > 0)
+    if (s->lines[i].rpd > 0)
         count(s, C_EVICT_PROTECTED); /* a write-evict, or a write that allocates */
-    s->present[i] = false;
-    s->rpd[i] = 0;
+    s->lines[i].present = false;
+    s->lines[i].rpd = 0;
 }
 
 const struct pol_l1d_ops pol_l1d_pdp = {
     .name = "pdp",
+    .line_state_bytes = sizeof(struct pdp_line),
+    .argspec = &pdp_spec,
+    .state_size = sizeof(struct pdp),
     .create = pdp_create,
     .destroy = pdp_destroy,
     .on_miss = pdp_on_miss,

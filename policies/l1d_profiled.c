@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 
@@ -32,8 +33,32 @@ struct cmap {
     uint32_t cap, n;
 };
 
+/* The arguments. */
+struct prof_cfg {
+    char file[POL_ARG_TEXT_MAX];
+    uint32_t t, record, combine; /* record: mode=record; combine: enum prof_combine */
+};
+
+static int prof_check(void *cfg, char *why, size_t len)
+{
+    if (!((const struct prof_cfg *)cfg)->file[0])
+        return snprintf(why, len, "file=PATH is required");
+    return 0;
+}
+
+static const struct pol_arg prof_args[] = {
+    POL_KEY_TEXT("file", struct prof_cfg, file, "the count file (written or read)"),
+    POL_KEY_UINT("t", struct prof_cfg, t, 2, 1, 1u << 20, "cache blocks with at least t refs"),
+    POL_KEY_WORD("mode", struct prof_cfg, record, 0, "use|record", "read or write the counts"),
+    POL_KEY_WORD("combine", struct prof_cfg, combine, COMB_OR, "or|sum|local|global",
+                 "how an SM's and the GPU's counts decide"),
+};
+
+static const struct pol_argspec prof_spec =
+    POL_ARGSPEC_KEYS(struct prof_cfg, prof_args, prof_check);
+
 struct prof_shared {
-    char file[1024];
+    char file[POL_ARG_TEXT_MAX];
     uint32_t t;
     bool record;
     enum prof_combine combine;
@@ -143,55 +168,6 @@ static int cmap_write(struct cmap *m, FILE *f, const char *prefix)
 
 /* ---- arguments and the count file ---- */
 
-static int prof_parse(const char *args, struct prof_shared *sh, struct ps_err *err)
-{
-    const char *p = args ? args : "";
-
-    sh->t = 2;
-    while (*p) {
-        size_t len = strcspn(p, ","), kl;
-        const char *eq = memchr(p, '=', len), *v;
-        char *end;
-        unsigned long n;
-
-        if (!eq)
-            return ps_err_set(err, PS_EINVAL, "l1d policy profiled: expected key=value, got '%.*s'",
-                              (int)len, p);
-        kl = (size_t)(eq - p);
-        v = eq + 1;
-        if (kl == 4 && !memcmp(p, "file", 4) && len - kl - 1 < sizeof(sh->file) && len > kl + 1) {
-            memcpy(sh->file, v, len - kl - 1);
-            sh->file[len - kl - 1] = '\0';
-        } else if (kl == 1 && *p == 't' && (n = strtoul(v, &end, 10)) >= 1 && n <= 1u << 20 &&
-                   end == p + len && *v >= '0' && *v <= '9') {
-            sh->t = (uint32_t)n;
-        } else if (kl == 4 && !memcmp(p, "mode", 4) &&
-                   ((len == 11 && !memcmp(v, "record", 6)) || (len == 8 && !memcmp(v, "use", 3)))) {
-            sh->record = *v == 'r';
-        } else if (kl == 7 && !memcmp(p, "combine", 7)) {
-            static const char *names[] = {"or", "sum", "local", "global"};
-            int k = -1;
-
-            for (int i = 0; i < 4; i++)
-                if (strlen(names[i]) == len - kl - 1 && !memcmp(v, names[i], len - kl - 1))
-                    k = i;
-            if (k < 0)
-                return ps_err_set(err, PS_EINVAL, "l1d policy profiled: bad value in '%.*s'",
-                                  (int)len, p);
-            sh->combine = (enum prof_combine)k;
-        } else {
-            return ps_err_set(err, PS_EINVAL, "l1d policy profiled: bad argument '%.*s'", (int)len,
-                              p);
-        }
-        p += len;
-        if (*p == ',' && *++p == '\0')
-            return ps_err_set(err, PS_EINVAL, "l1d policy profiled: empty argument after ','");
-    }
-    if (!sh->file[0])
-        return ps_err_set(err, PS_EINVAL, "l1d policy profiled: file=PATH is required");
-    return 0;
-}
-
 /* Reads "G <line> <count>" and "L <sm> <line> <count>" lines ('#' lines are comments). */
 static int prof_load(struct prof_shared *sh, struct ps_err *err)
 {
@@ -256,6 +232,14 @@ static void prof_free(struct prof_shared *sh)
     free(sh);
 }
 
+static void prof_take(struct prof_shared *sh, const struct prof_cfg *c)
+{
+    memcpy(sh->file, c->file, sizeof(sh->file));
+    sh->t = c->t;
+    sh->record = c->record == 1;
+    sh->combine = (enum prof_combine)c->combine;
+}
+
 static void *prof_shared_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
     struct prof_shared *sh = calloc(1, sizeof(*sh));
@@ -266,7 +250,8 @@ static void *prof_shared_create(const struct pol_l1d_params *p, struct ps_err *e
     sh->local = calloc(sh->nsms, sizeof(*sh->local));
     if (!sh->local)
         goto out_nomem;
-    if (prof_parse(p->args, sh, err) || (!sh->record && prof_load(sh, err)))
+    prof_take(sh, p->cfg);
+    if (!sh->record && prof_load(sh, err))
         goto out_free;
     return sh;
 out_nomem:
@@ -297,21 +282,12 @@ static void *prof_create(const struct pol_l1d_params *p, struct ps_err *err)
         ps_err_set(err, PS_EINVAL, "l1d policy profiled: needs an SM's L1D and GPU-wide state");
         return NULL;
     }
-    s = calloc(1, sizeof(*s));
-    if (!s) {
-        ps_err_set(err, PS_ENOMEM, "l1d policy profiled: out of memory");
-        return NULL;
-    }
+    s = p->state;
     s->sh = p->shared;
     s->sm = p->sm;
     s->line_shift = (uint32_t)__builtin_ctz(p->line_bytes ? p->line_bytes : 128);
     s->ctr = p->counters ? p->counters : s->scratch;
     return s;
-}
-
-static void prof_destroy(void *st)
-{
-    free(st);
 }
 
 /* The filter: local (this SM) and global counts against T, combined as configured. */
@@ -378,10 +354,11 @@ static uint32_t prof_victim(void *st, uint32_t set, const struct pol_line_view *
 
 const struct pol_l1d_ops pol_l1d_profiled = {
     .name = "profiled",
+    .argspec = &prof_spec,
     .shared_create = prof_shared_create,
     .shared_destroy = prof_shared_destroy,
+    .state_size = sizeof(struct prof_state),
     .create = prof_create,
-    .destroy = prof_destroy,
     .on_miss = prof_on_miss,
     .victim = prof_victim,
     .counter_names = prof_counter_names,

@@ -28,11 +28,13 @@
  * Arguments: mode=srrip|brrip|drrip (srrip), bits=1..8 (2), insert=0..max
  * (max-1), eps=1..1024 (32), leaders=1..1024 (32), psel_bits=1..16 (10).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "policies/args.h"
 #include "policies/l1d.h"
-#include "policies/l1d_args.h"
 #include "policies/l1d_builtin.h"
+#include "policies/l1d_util.h"
 
 enum rrip_mode { M_SRRIP, M_BRRIP, M_DRRIP };
 enum set_role { R_FOLLOW, R_SRRIP, R_BRRIP };
@@ -47,7 +49,6 @@ static const char *const rrip_counters[] = {"insert_rrpv0",
                                             "evictions",
                                             "follower_brrip_inserts",
                                             NULL};
-static const char *const mode_words[] = {"srrip", "brrip", "drrip", NULL};
 
 struct rrip_cfg {
     uint32_t mode, bits, insert, eps, leaders, psel_bits;
@@ -61,7 +62,8 @@ struct rrip_psel {
 struct rrip {
     struct rrip_cfg cfg;
     uint32_t nsets, assoc, max;
-    uint8_t *rrpv;        /* [set * assoc + way] */
+    uint8_t *rrpv;        /* [set * assoc + way]: the line state the cache keeps */
+    void *own_rrpv;       /* rrpv, when no cache gave it */
     uint8_t *role;        /* [set] enum set_role */
     uint32_t nins;        /* brrip insertions so far (the 1-in-eps count) */
     struct rrip_psel own; /* used when no shared PSEL came */
@@ -70,35 +72,39 @@ struct rrip {
     uint64_t *ctr;
 };
 
-static int parse_cfg(const char *args, struct rrip_cfg *c, struct ps_err *err)
-{
-    struct pol_l1d_arg keys[] = {
-        {.key = "mode", .val = &c->mode, .words = mode_words},
-        {.key = "bits", .val = &c->bits, .min = 1, .max = 8},
-        {.key = "insert", .val = &c->insert, .max = 255},
-        {.key = "eps", .val = &c->eps, .min = 1, .max = 1024},
-        {.key = "leaders", .val = &c->leaders, .min = 1, .max = 1024},
-        {.key = "psel_bits", .val = &c->psel_bits, .min = 1, .max = 16},
-    };
+/* insert's default: max-1, a "long" re-reference interval, whatever bits is. */
+#define INSERT_LONG UINT32_MAX
 
-    *c = (struct rrip_cfg){.mode = M_SRRIP, .bits = 2, .eps = 32, .leaders = 32, .psel_bits = 10};
-    if (pol_l1d_args_parse("rrip", args, ",", keys, 6, err))
-        return PS_EINVAL;
-    if (!keys[2].given)
-        c->insert = (1u << c->bits) - 2; /* max-1: a "long" re-reference interval */
+static const struct pol_arg rrip_args[] = {
+    POL_KEY_WORD("mode", struct rrip_cfg, mode, M_SRRIP, "srrip|brrip|drrip", "the RRIP variant"),
+    POL_KEY_UINT("bits", struct rrip_cfg, bits, 2, 1, 8, "RRPV width"),
+    POL_KEY_UINT("insert", struct rrip_cfg, insert, INSERT_LONG, 0, 255,
+                 "RRPV of an insertion (default max-1)"),
+    POL_KEY_UINT("eps", struct rrip_cfg, eps, 32, 1, 1024, "brrip: every eps-th insert= "),
+    POL_KEY_UINT("leaders", struct rrip_cfg, leaders, 32, 1, 1024, "drrip: leader sets per kind"),
+    POL_KEY_UINT("psel_bits", struct rrip_cfg, psel_bits, 10, 1, 16, "drrip: PSEL width"),
+};
+
+static int rrip_check(void *cfg, char *why, size_t len)
+{
+    struct rrip_cfg *c = cfg;
+
+    if (c->insert == INSERT_LONG)
+        c->insert = (1u << c->bits) - 2;
     if (c->insert > (1u << c->bits) - 1)
-        return ps_err_set(err, PS_EINVAL, "l1d policy rrip: insert=%u is above the largest RRPV %u",
-                          c->insert, (1u << c->bits) - 1);
+        return snprintf(why, len, "insert=%u is above the largest RRPV %u", c->insert,
+                        (1u << c->bits) - 1);
     return 0;
 }
 
+static const struct pol_argspec rrip_spec =
+    POL_ARGSPEC_KEYS(struct rrip_cfg, rrip_args, rrip_check);
+
 static void *rrip_shared_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    struct rrip_cfg cfg;
+    const struct rrip_cfg cfg = *(const struct rrip_cfg *)p->cfg;
     struct rrip_psel *ps;
 
-    if (parse_cfg(p->args, &cfg, err))
-        return NULL;
     ps = malloc(sizeof(*ps));
     if (!ps) {
         ps_err_set(err, PS_ENOMEM, "l1d policy rrip: out of memory");
@@ -144,14 +150,10 @@ static void assign_roles(struct rrip *s, const struct pol_l1d_params *p)
 
 static void *rrip_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    size_t n = (size_t)p->nsets * p->assoc;
-    struct rrip *s = calloc(1, sizeof(*s));
+    struct rrip *s = p->state;
 
-    if (!s)
-        goto out_nomem;
-    if (parse_cfg(p->args, &s->cfg, err))
-        goto out_free;
-    s->rrpv = calloc(n ? n : 1, 1);
+    s->cfg = *(const struct rrip_cfg *)p->cfg;
+    s->rrpv = pol_l1d_line_state(p, 1, &s->own_rrpv);
     s->role = calloc(p->nsets ? p->nsets : 1, 1);
     if (!s->rrpv || !s->role)
         goto out_nomem;
@@ -168,12 +170,8 @@ static void *rrip_create(const struct pol_l1d_params *p, struct ps_err *err)
     return s;
 out_nomem:
     ps_err_set(err, PS_ENOMEM, "l1d policy rrip: out of memory");
-out_free:
-    if (s) {
-        free(s->rrpv);
-        free(s->role);
-    }
-    free(s);
+    free(s->own_rrpv);
+    free(s->role);
     return NULL;
 }
 
@@ -183,9 +181,8 @@ static void rrip_destroy(void *st)
 
     if (!s)
         return;
-    free(s->rrpv);
+    free(s->own_rrpv);
     free(s->role);
-    free(s);
 }
 
 static void count(struct rrip *s, int which, uint64_t n)
@@ -299,8 +296,11 @@ static void rrip_on_evict(void *st, const struct pol_line_view *line, uint32_t s
 
 const struct pol_l1d_ops pol_l1d_rrip = {
     .name = "rrip",
+    .line_state_bytes = 1,
+    .argspec = &rrip_spec,
     .shared_create = rrip_shared_create,
     .shared_destroy = rrip_shared_destroy,
+    .state_size = sizeof(struct rrip),
     .create = rrip_create,
     .destroy = rrip_destroy,
     .on_miss = rrip_on_miss,

@@ -1,6 +1,19 @@
 #include "policies/l1d_util.h"
 
+#include <stdlib.h>
+
 #include "policies/l1d.h"
+
+void *pol_l1d_line_state(const struct pol_l1d_params *p, size_t bytes, void **own)
+{
+    size_t n = (size_t)p->nsets * p->assoc;
+
+    *own = NULL;
+    if (p->line_state)
+        return p->line_state;
+    *own = calloc(n ? n : 1, bytes);
+    return *own;
+}
 
 uint32_t pol_l1d_lru_way(const struct pol_line_view *lines, uint32_t assoc, bool by_insert)
 {

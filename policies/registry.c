@@ -1,8 +1,9 @@
 /*
- * The policy tables by name. Adding a policy is one line in one of the
- * tables below (plus its file). Names are matched exactly on the text before
- * the first ':' of the option value; the rest is the policy's argument
- * text, which only the policy's create() reads. A table that lacks a
+ * The policy tables by name. Adding a policy is one line in
+ * policies/registry.def (plus its file). Names are matched exactly on the
+ * text before the first ':' of the option value; the rest is the policy's
+ * argument text, which policies/create.c parses against the policy's
+ * argument table before its create() runs. A table that lacks a
  * required hook is refused at lookup with an error rather than called
  * through a NULL pointer later. The names of a table are unique (the unit
  * test checks it).
@@ -12,37 +13,51 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policies/l1d_builtin.h"
-#include "policies/sched_builtin.h"
-
 struct entry {
     const char *name;
     const void *ops; /* const struct pol_<kind>_ops * */
 };
 
+/* The tables, declared from registry.def (a new policy needs no header). */
+#define WARP(name, ops) extern const struct pol_warp_sched_ops ops;
+#define CTA(name, ops) extern const struct pol_cta_sched_ops ops;
+#define L1D(name, ops) extern const struct pol_l1d_ops ops;
+#include "policies/registry.def"
+#undef WARP
+#undef CTA
+#undef L1D
+
+#define ENTRY(name, ops) {name, &ops},
+#define NONE(name, ops)
+
 static const struct entry warp_tab[] = {
-    {"lrr", &pol_ws_lrr},       {"gto", &pol_ws_gto},     {"two_level_active", &pol_ws_two_level},
-    {"oldest", &pol_ws_oldest}, {"swl", &pol_ws_swl},     {"warp_limiting", &pol_ws_warp_limiting},
-    {"ccws", &pol_ws_ccws},     {"gcaws", &pol_ws_gcaws}, {"caws", &pol_ws_caws},
+#define WARP ENTRY
+#define CTA NONE
+#define L1D NONE
+#include "policies/registry.def"
+#undef WARP
+#undef CTA
+#undef L1D
 };
 
 static const struct entry cta_tab[] = {
-    {"rr", &pol_cta_rr},
-    {"static", &pol_cta_static},
-    {"dyncta", &pol_cta_dyncta},
+#define WARP NONE
+#define CTA ENTRY
+#define L1D NONE
+#include "policies/registry.def"
+#undef WARP
+#undef CTA
+#undef L1D
 };
 
 static const struct entry l1d_tab[] = {
-    {"lru", &pol_l1d_lru},
-    {"bypass", &pol_l1d_bypass_all},
-    {"locality", &pol_l1d_locality},
-    {"profiled", &pol_l1d_profiled},
-    {"mrpb", &pol_l1d_mrpb},
-    {"pdp", &pol_l1d_pdp},
-    {"rrip", &pol_l1d_rrip},
-    {"ctrlc", &pol_l1d_ctrlc},
-    {"pcbypass", &pol_l1d_pcbypass},
-    {"cacp", &pol_l1d_cacp},
+#define WARP NONE
+#define CTA NONE
+#define L1D ENTRY
+#include "policies/registry.def"
+#undef WARP
+#undef CTA
+#undef L1D
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -97,7 +112,7 @@ const struct pol_warp_sched_ops *pol_warp_sched_find(const char *spec, const cha
     const struct entry *e = lookup(kind, warp_tab, NELEM(warp_tab), spec, args, err);
     const struct pol_warp_sched_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || !ops->destroy || !ops->order))
+    if (ops && (!ops->create || !ops->state_size || !ops->order))
         return missing_hook(kind, e->name, err);
     return ops;
 }
@@ -109,7 +124,8 @@ const struct pol_cta_sched_ops *pol_cta_sched_find(const char *spec, const char 
     const struct entry *e = lookup(kind, cta_tab, NELEM(cta_tab), spec, args, err);
     const struct pol_cta_sched_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || !ops->destroy || !ops->on_kernel || !ops->limit))
+    if (ops &&
+        (!ops->create || !ops->state_size || !ops->on_kernel || !ops->limit))
         return missing_hook(kind, e->name, err);
     return ops;
 }
@@ -120,7 +136,8 @@ const struct pol_l1d_ops *pol_l1d_find(const char *spec, const char **args, stru
     const struct entry *e = lookup(kind, l1d_tab, NELEM(l1d_tab), spec, args, err);
     const struct pol_l1d_ops *ops = e ? e->ops : NULL;
 
-    if (ops && (!ops->create || !ops->destroy || !ops->on_miss || !ops->victim))
+    if (ops &&
+        (!ops->create || !ops->state_size || !ops->on_miss || !ops->victim))
         return missing_hook(kind, e->name, err);
     return ops;
 }

@@ -2,6 +2,7 @@
 #ifndef PTXSIM_POLICIES_REGISTRY_H
 #define PTXSIM_POLICIES_REGISTRY_H
 
+#include "policies/create.h"
 #include "policies/cta_sched.h"
 #include "policies/l1d.h"
 #include "policies/warp_sched.h"

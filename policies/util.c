@@ -5,44 +5,6 @@
 #include "common/err.h"
 #include "policies/warp_sched.h"
 
-/* Reads one field of digits ending at ':' or the end of the text; *end is left on that char. */
-static int parse_field(const char *s, uint32_t *val, const char **end)
-{
-    uint64_t x = 0;
-    const char *p = s;
-
-    for (; *p >= '0' && *p <= '9'; p++) {
-        x = x * 10 + (uint64_t)(*p - '0');
-        if (x > UINT32_MAX)
-            return PS_EINVAL;
-    }
-    if (p == s || (*p != ':' && *p != '\0'))
-        return PS_EINVAL;
-    *val = (uint32_t)x;
-    *end = p;
-    return 0;
-}
-
-int pol_util_args(const char *args, uint32_t *vals, uint32_t max, uint32_t *n)
-{
-    const char *p = args;
-    uint32_t k = 0;
-
-    *n = 0;
-    if (!args || !*args)
-        return 0;
-    for (;;) {
-        if (k == max || parse_field(p, &vals[k], &p) < 0)
-            return PS_EINVAL;
-        k++;
-        if (*p == '\0')
-            break;
-        p++; /* the ':' */
-    }
-    *n = k;
-    return 0;
-}
-
 uint32_t pol_util_valid(const struct pol_warp_view *v, uint32_t n, uint32_t *idx)
 {
     uint32_t k = 0;

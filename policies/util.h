@@ -1,6 +1,5 @@
 /*
- * Helpers the built-in policies share: reading the numbers of a policy's
- * argument text ("6:0:1") and the orderings several warp schedulers are
+ * Helpers the built-in policies share: the orderings several warp schedulers are
  * built from (valid warps, by age, by slot from a starting point, greedy
  * warp first). Everything works on index arrays into the caller's views, so
  * no helper allocates or keeps state.
@@ -14,15 +13,6 @@ struct pol_warp_view;
 
 /* No warp: the greedy slot of a scheduler that has not issued yet. */
 #define POL_UTIL_NO_SLOT UINT32_MAX
-
-/*
- * Parses args as unsigned decimal numbers separated by ':' into vals[0..max)
- * and sets *n to how many there were ("" gives 0). Returns 0, or PS_EINVAL
- * when a field is empty, not all digits, above UINT32_MAX, or when there are
- * more than max fields. It writes no message: only the caller knows the
- * form it expected, so the caller words the error.
- */
-int pol_util_args(const char *args, uint32_t *vals, uint32_t max, uint32_t *n);
 
 /* Writes the indices of the valid views of v[0..n) into idx in view order; returns how many. */
 uint32_t pol_util_valid(const struct pol_warp_view *v, uint32_t n, uint32_t *idx);

@@ -9,6 +9,7 @@
 #define PTXSIM_POLICIES_WARP_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -82,10 +83,22 @@ struct pol_warp_sched_params {
      * The SM destroys all its schedulers together.
      */
     void **sm_shared;
+    void *state;     /* ops->state_size zeroed bytes (policies/create.h), or NULL */
+    const void *cfg; /* args parsed by ops->argspec (policies/create.h), during create */
 };
+
+struct pol_argspec;
 
 struct pol_warp_sched_ops {
     const char *name;
+    const struct pol_argspec *argspec; /* its arguments (policies/args.h); NULL: none */
+    /*
+     * Bytes of private state that policies/create.c allocates (zeroed) and
+     * hands create() as params->state, and frees after the optional
+     * destroy() (which frees only what create allocated inside); create
+     * returns it. Required: the registry refuses a table without it.
+     */
+    size_t state_size;
     void *(*create)(const struct pol_warp_sched_params *p, struct ps_err *err);
     void (*destroy)(void *st);
     /*

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/sched_builtin.h"
 #include "policies/warp_sched.h"
 
@@ -73,79 +74,32 @@ struct caws {
 
 /* ------------------------------------------------------------------ options */
 
-static int bad(struct ps_err *err, const char *args, const char *why)
+struct caws_cfg {
+    char profile[POL_ARG_TEXT_MAX];
+    uint32_t variant, crit, normal, fast, hi, lo;
+};
+
+static const struct pol_arg caws_args[] = {
+    POL_KEY_TEXT("profile", struct caws_cfg, profile, "a run's -ptxsim_warp_profile (required)"),
+    POL_KEY_WORD("variant", struct caws_cfg, variant, V_AVG, "blk|sm|avg", "criticality variant"),
+    POL_KEY_UINT("crit", struct caws_cfg, crit, 40, 0, 1u << 20, "critical warps' counter reset"),
+    POL_KEY_UINT("normal", struct caws_cfg, normal, 47, 0, 1u << 20, "normal warps' reset"),
+    POL_KEY_UINT("fast", struct caws_cfg, fast, 58, 0, 1u << 20, "fast warps' reset"),
+    POL_KEY_UINT("hi", struct caws_cfg, hi, 120, 100, 100000, "critical above this percent"),
+    POL_KEY_UINT("lo", struct caws_cfg, lo, 80, 0, 100, "fast below this percent"),
+};
+
+static int caws_check(void *cfg, char *why, size_t len)
 {
-    return ps_err_set(err, PS_EINVAL, "bad warp scheduler arguments 'caws:%s': %s", args, why);
-}
+    const struct caws_cfg *c = cfg;
 
-static bool num(const char *v, size_t len, uint32_t max, uint32_t *out)
-{
-    uint64_t x = 0;
-
-    if (!len || len > 9)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        if (v[i] < '0' || v[i] > '9')
-            return false;
-        x = x * 10 + (uint64_t)(v[i] - '0');
-    }
-    if (x > max)
-        return false;
-    *out = (uint32_t)x;
-    return true;
-}
-
-static int parse(struct caws *c, const char *args, char *path, size_t plen, struct ps_err *err)
-{
-    const char *p = args;
-
-    c->variant = V_AVG;
-    c->reset[C_CRIT] = 40;
-    c->reset[C_NORMAL] = 47;
-    c->reset[C_FAST] = 58;
-    c->hi = 120;
-    c->lo = 80;
-    path[0] = '\0';
-    while (*p) {
-        size_t len = strcspn(p, ","), klen = strcspn(p, "=");
-        const char *v = p + klen + 1;
-        size_t vlen = klen < len ? len - klen - 1 : 0;
-        bool ok = klen < len;
-
-#define KEY(s) (klen == strlen(s) && !memcmp(p, s, klen))
-        if (ok && KEY("profile") && vlen && vlen < plen) {
-            memcpy(path, v, vlen);
-            path[vlen] = '\0';
-        } else if (ok && KEY("variant")) {
-            ok = (vlen == 3 && !memcmp(v, "blk", 3) && (c->variant = V_BLK, true)) ||
-                 (vlen == 2 && !memcmp(v, "sm", 2) && (c->variant = V_SM, true)) ||
-                 (vlen == 3 && !memcmp(v, "avg", 3) && (c->variant = V_AVG, true));
-        } else if (ok && KEY("crit")) {
-            ok = num(v, vlen, 1u << 20, &c->reset[C_CRIT]);
-        } else if (ok && KEY("normal")) {
-            ok = num(v, vlen, 1u << 20, &c->reset[C_NORMAL]);
-        } else if (ok && KEY("fast")) {
-            ok = num(v, vlen, 1u << 20, &c->reset[C_FAST]);
-        } else if (ok && KEY("hi")) {
-            ok = num(v, vlen, 100000, &c->hi) && c->hi >= 100;
-        } else if (ok && KEY("lo")) {
-            ok = num(v, vlen, 100, &c->lo);
-        } else {
-            ok = false;
-        }
-#undef KEY
-        if (!ok)
-            return ps_err_set(err, PS_EINVAL,
-                              "bad warp scheduler arguments 'caws:%s' at '%.*s' (known: "
-                              "profile=FILE, variant=blk|sm|avg, crit=N, normal=N, fast=N, "
-                              "hi=PERCENT >= 100, lo=PERCENT <= 100)",
-                              args, (int)len, p);
-        p += len + (p[len] == ',');
-    }
-    if (!path[0])
-        return bad(err, args, "profile=FILE is required (a run's -ptxsim_warp_profile)");
+    if (!c->profile[0])
+        return snprintf(why, len, "profile=FILE is required (a run's -ptxsim_warp_profile)");
     return 0;
 }
+
+static const struct pol_argspec caws_spec =
+    POL_ARGSPEC_KEYS(struct caws_cfg, caws_args, caws_check);
 
 /* ------------------------------------------------------------------ profile */
 
@@ -263,18 +217,13 @@ static void caws_destroy(void *st)
     free(c->p);
     free(c->s);
     free(c->scratch);
-    free(c);
 }
 
 static void *caws_create(const struct pol_warp_sched_params *pp, struct ps_err *err)
 {
-    struct caws *c = calloc(1, sizeof(*c));
-    char path[4096];
+    struct caws *c = pp->state;
+    const struct caws_cfg *cfg = pp->cfg;
 
-    if (!c) {
-        ps_err_set(err, PS_ENOMEM, "warp scheduler caws: out of memory");
-        return NULL;
-    }
     c->max_warps = pp->max_warps;
     c->s = calloc(pp->max_warps ? pp->max_warps : 1, sizeof(*c->s));
     c->scratch = calloc(pp->max_warps ? pp->max_warps : 1, sizeof(*c->scratch));
@@ -283,7 +232,13 @@ static void *caws_create(const struct pol_warp_sched_params *pp, struct ps_err *
         caws_destroy(c);
         return NULL;
     }
-    if (parse(c, pp->args ? pp->args : "", path, sizeof(path), err) || load(c, path, err)) {
+    c->variant = cfg->variant;
+    c->reset[C_CRIT] = cfg->crit;
+    c->reset[C_NORMAL] = cfg->normal;
+    c->reset[C_FAST] = cfg->fast;
+    c->hi = cfg->hi;
+    c->lo = cfg->lo;
+    if (load(c, cfg->profile, err)) {
         caws_destroy(c);
         return NULL;
     }
@@ -436,6 +391,8 @@ uint32_t pol_ws_caws_counter(const void *st, uint32_t slot)
 
 const struct pol_warp_sched_ops pol_ws_caws = {
     .name = "caws",
+    .argspec = &caws_spec,
+    .state_size = sizeof(struct caws),
     .create = caws_create,
     .destroy = caws_destroy,
     .order = caws_order,

@@ -54,199 +54,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/ccws_int.h"
+#include "policies/series.h"
 #include "policies/sched_builtin.h"
 #include "policies/util.h"
 #include "policies/warp_sched.h"
 
-static const struct ccws_opts defaults = {
-    .entries = 16,
-    .assoc = 8,
-    .repl = REPL_FIFO,
-    .k = 8,
-    .base = 100,
-    .decay_period = 1,
-    .boundary = BOUNDARY_BEFORE,
-    .tie = TIE_SLOT,
-    .reclamp = 1,
-    .reset = RESET_LIVE,
-    .decay = DECAY_CYCLE,
-    .vta_write = WRITE_INVALIDATE,
-    .series_cap = 16384,
-    .k_wsc = 8,
-    .share = SHARE_SM,
-    .start = START_ZERO,
-    .vta_exit = VEXIT_KEEP,
-    .evict_exited = EEXIT_INSERT,
-    .merge = MERGE_PROBE,
-    .vta_index = INDEX_HASH,
-    .atomics = ATOMICS_HOLD,
-    .evict_to = EVICT_TO_SOURCE,
+#define KEY_U(k, f, d, lo, hi, help) POL_KEY_UINT(k, struct ccws_opts, f, d, lo, hi, help)
+#define KEY_W(k, f, d, words, help) POL_KEY_WORD(k, struct ccws_opts, f, d, words, help)
+
+/* The options, in the order the trace writes them; adding one is one line. */
+static const struct pol_arg ccws_args[] = {
+    KEY_U("vta_entries", entries, 16, 1, 1u << 16, "VTA tags per warp"),
+    KEY_U("vta_assoc", assoc, 8, 1, 1u << 16, "ways per VTA set; divides vta_entries"),
+    KEY_W("vta_repl", repl, REPL_FIFO, "fifo|lru", "replacement within a VTA set"),
+    KEY_U("k_throttle", k, 8, 0, UINT32_MAX, "K_THROTTLE of Eq. (1)"),
+    KEY_U("base", base, 100, 1, 1u << 20, "the base locality score"),
+    KEY_U("decay_period", decay_period, 1, 1, UINT32_MAX, "core cycles per point of decay"),
+    KEY_W("boundary", boundary, BOUNDARY_BEFORE, "before|within", "the cutoff test"),
+    KEY_W("tie", tie, TIE_SLOT, "age|slot", "ties in the score stack"),
+    KEY_U("reclamp", reclamp, 1, 0, 1, "1: each decay step lowers scores to the LLDS"),
+    KEY_W("reset", reset, RESET_LIVE, "live|idle|never", "what Eq. (1)'s counters cover"),
+    KEY_W("decay", decay, DECAY_CYCLE, "cycle|inst", "the decay clock"),
+    KEY_W("vta_write", vta_write, WRITE_INVALIDATE, "invalidate|keep", "stores and VTA entries"),
+    KEY_U("series_cap", series_cap, 16384, 0, 1u << 24, "most points of the permitted series"),
+    KEY_U("k_wsc", k_wsc, 8, 0, UINT32_MAX, "K of the warp-scheduler cutoff"),
+    KEY_W("share", share, SHARE_SM, "sm|sched", "one point system per SM or per scheduler"),
+    KEY_W("start", start, START_ZERO, "zero|base", "a recycled slot's first score"),
+    KEY_W("vta_exit", vta_exit, VEXIT_KEEP, "keep|clear", "an exited warp's VTA"),
+    KEY_W("evict_exited", evict_exited, EEXIT_INSERT, "insert|drop",
+          "evictions of lines whose warp left"),
+    KEY_W("merge", merge, MERGE_PROBE, "probe|ignore", "MSHR merges and the VTA"),
+    KEY_W("vta_index", vta_index, INDEX_HASH, "hash|mod", "the VTA set index"),
+    KEY_W("atomics", atomics, ATOMICS_HOLD, "hold|free", "global atomics under throttling"),
+    KEY_W("evict_to", evict_to, EVICT_TO_SOURCE, "source|alloc", "whose VTA an eviction enters"),
 };
 
-static const char *const repl_words[] = {"fifo", "lru", NULL};
-static const char *const boundary_words[] = {"before", "within", NULL};
-static const char *const tie_words[] = {"age", "slot", NULL};
-static const char *const reset_words[] = {"live", "idle", "never", NULL};
-static const char *const decay_words[] = {"cycle", "inst", NULL};
-static const char *const write_words[] = {"invalidate", "keep", NULL};
-static const char *const share_words[] = {"sm", "sched", NULL};
-static const char *const start_words[] = {"zero", "base", NULL};
-static const char *const vexit_words[] = {"keep", "clear", NULL};
-static const char *const eexit_words[] = {"insert", "drop", NULL};
-static const char *const merge_words[] = {"probe", "ignore", NULL};
-static const char *const index_words[] = {"hash", "mod", NULL};
-static const char *const atomics_words[] = {"hold", "free", NULL};
-static const char *const evict_to_words[] = {"source", "alloc", NULL};
-
-#define OPT(f) offsetof(struct ccws_opts, f)
-
-const struct ccws_key pol_ccws_keys[] = {
-    {"vta_entries", OPT(entries), 1, 1u << 16, NULL},
-    {"vta_assoc", OPT(assoc), 1, 1u << 16, NULL},
-    {"vta_repl", OPT(repl), 0, 0, repl_words},
-    {"k_throttle", OPT(k), 0, UINT32_MAX, NULL},
-    {"base", OPT(base), 1, 1u << 20, NULL},
-    {"decay_period", OPT(decay_period), 1, UINT32_MAX, NULL},
-    {"boundary", OPT(boundary), 0, 0, boundary_words},
-    {"tie", OPT(tie), 0, 0, tie_words},
-    {"reclamp", OPT(reclamp), 0, 1, NULL},
-    {"reset", OPT(reset), 0, 0, reset_words},
-    {"decay", OPT(decay), 0, 0, decay_words},
-    {"vta_write", OPT(vta_write), 0, 0, write_words},
-    {"series_cap", OPT(series_cap), 0, 1u << 24, NULL},
-    {"k_wsc", OPT(k_wsc), 0, UINT32_MAX, NULL},
-    {"share", OPT(share), 0, 0, share_words},
-    {"start", OPT(start), 0, 0, start_words},
-    {"vta_exit", OPT(vta_exit), 0, 0, vexit_words},
-    {"evict_exited", OPT(evict_exited), 0, 0, eexit_words},
-    {"merge", OPT(merge), 0, 0, merge_words},
-    {"vta_index", OPT(vta_index), 0, 0, index_words},
-    {"atomics", OPT(atomics), 0, 0, atomics_words},
-    {"evict_to", OPT(evict_to), 0, 0, evict_to_words},
-};
-
-const size_t pol_ccws_nkeys = sizeof(pol_ccws_keys) / sizeof(pol_ccws_keys[0]);
-
-/* ------------------------------------------------------------------ options */
-
-static int bad_args(const char *args, struct ps_err *err, const char *why, size_t len,
-                    const char *what)
+static int check_opts(void *cfg, char *why, size_t len)
 {
-    return ps_err_set(err, PS_EINVAL, "bad warp scheduler arguments 'ccws:%s': %s '%.*s'", args,
-                      why, (int)len, what);
-}
+    const struct ccws_opts *o = cfg;
 
-static int unknown_key(const char *args, const char *k, size_t klen, struct ps_err *err)
-{
-    char known[256];
-    size_t used = 0;
-
-    known[0] = '\0';
-    for (size_t i = 0; i < pol_ccws_nkeys && used < sizeof(known); i++) {
-        int n = snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "",
-                         pol_ccws_keys[i].name);
-
-        if (n > 0)
-            used += (size_t)n;
-    }
-    return ps_err_set(err, PS_EINVAL,
-                      "bad warp scheduler arguments 'ccws:%s': unknown option '%.*s' (known: %s)",
-                      args, (int)klen, k, known);
-}
-
-/* Reads val[0..len) as the key's value into *out; false when it is not one. */
-static bool parse_value(const struct ccws_key *k, const char *val, size_t len, uint32_t *out)
-{
-    uint64_t x = 0;
-
-    if (k->words) {
-        for (uint32_t i = 0; k->words[i]; i++)
-            if (strlen(k->words[i]) == len && memcmp(k->words[i], val, len) == 0) {
-                *out = i;
-                return true;
-            }
-        return false;
-    }
-    if (!len || len > 10)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        if (val[i] < '0' || val[i] > '9')
-            return false;
-        x = x * 10 + (uint64_t)(val[i] - '0');
-    }
-    if (x < k->min || x > k->max)
-        return false;
-    *out = (uint32_t)x;
-    return true;
-}
-
-static int bad_value(const char *args, const struct ccws_key *k, const char *item, size_t len,
-                     struct ps_err *err)
-{
-    char want[96];
-    size_t used = 0;
-
-    want[0] = '\0';
-    for (uint32_t i = 0; k->words && k->words[i] && used < sizeof(want); i++) {
-        int n = snprintf(want + used, sizeof(want) - used, "%s%s", i ? "|" : "", k->words[i]);
-
-        if (n > 0)
-            used += (size_t)n;
-    }
-    if (!k->words)
-        snprintf(want, sizeof(want), "a whole number from %u to %u", k->min, k->max);
-    return ps_err_set(err, PS_EINVAL,
-                      "bad warp scheduler arguments 'ccws:%s': bad value in '%.*s' (expected %s)",
-                      args, (int)len, item, want);
-}
-
-/* One "key=value" of len bytes at item. */
-static int parse_item(struct ccws_opts *o, const char *args, const char *item, size_t len,
-                      struct ps_err *err)
-{
-    const char *eq = memchr(item, '=', len);
-    size_t klen;
-
-    if (!eq)
-        return bad_args(args, err, "expected key=value, got", len, item);
-    klen = (size_t)(eq - item);
-    for (size_t i = 0; i < pol_ccws_nkeys; i++) {
-        const struct ccws_key *k = &pol_ccws_keys[i];
-
-        if (strlen(k->name) != klen || memcmp(k->name, item, klen) != 0)
-            continue;
-        if (!parse_value(k, eq + 1, len - klen - 1, (uint32_t *)((char *)o + k->off)))
-            return bad_value(args, k, item, len, err);
-        return 0;
-    }
-    return unknown_key(args, item, klen, err);
-}
-
-static int parse_opts(struct ccws_opts *o, const char *args, struct ps_err *err)
-{
-    const char *p;
-
-    args = args ? args : "";
-    p = args;
-    *o = defaults;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-        if (parse_item(o, args, p, len, err) < 0)
-            return PS_EINVAL;
-        p += len + (comma ? 1 : 0);
-        if (comma && !*p)
-            return bad_args(args, err, "expected key=value after", 1, ",");
-    }
     if (o->entries % o->assoc)
-        return ps_err_set(
-            err, PS_EINVAL,
-            "bad warp scheduler arguments 'ccws:%s': vta_assoc=%u must divide vta_entries=%u", args,
-            o->assoc, o->entries);
+        return snprintf(why, len, "vta_assoc=%u must divide vta_entries=%u", o->assoc, o->entries);
     return 0;
 }
+
+const struct pol_argspec pol_ccws_argspec =
+    POL_ARGSPEC_KEYS(struct ccws_opts, ccws_args, check_opts);
 
 /* ---------------------------------------------------------------- lifecycle */
 
@@ -258,7 +113,7 @@ static void core_destroy(struct ccws *c)
     free(c->w);
     free(c->rank);
     free(c->hist);
-    free(c->series);
+    pol_series_free(&c->series);
     free(c->src_line);
     free(c->src_slot);
     free(c);
@@ -273,6 +128,7 @@ static struct ccws *core_create(const struct ccws_opts *o, const struct pol_warp
         return NULL;
     c->o = *o;
     c->sm = p->sm;
+    pol_series_init(&c->series, sizeof(struct ccws_point), o->series_cap);
     c->max_warps = p->max_warps;
     /* A fresh core's cutoff counts every slot (write-up 5.1) until the first evaluation. */
     c->cut = cut > UINT32_MAX ? UINT32_MAX : (uint32_t)cut;
@@ -308,24 +164,18 @@ static void ccws_destroy(void *st)
             *s->c->home = NULL;
         core_destroy(s->c);
     }
-    free(s);
 }
 
 static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    struct ccws_opts o;
-    struct ccws_sched *s;
+    const struct ccws_opts o = *(const struct ccws_opts *)p->cfg;
+    struct ccws_sched *s = p->state;
     bool share;
 
-    if (parse_opts(&o, p->args, err) < 0)
-        return NULL;
     if (!p->max_warps) {
         ps_err_set(err, PS_EINVAL, "warp scheduler ccws needs the SM's warp slot count");
         return NULL;
     }
-    s = calloc(1, sizeof(*s));
-    if (!s)
-        goto oom;
     s->sched_id = p->sched_id;
     s->nsched = p->nsched ? p->nsched : 1;
     s->greedy_slot = POL_UTIL_NO_SLOT;
@@ -345,7 +195,7 @@ static void *ccws_create(const struct pol_warp_sched_params *p, struct ps_err *e
     s->shared = share;
     return s;
 oom:
-    ccws_destroy(s);
+    ccws_destroy(s); /* create.c frees s itself */
     ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler ccws");
     return NULL;
 }
@@ -760,6 +610,8 @@ static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t 
 
 const struct pol_warp_sched_ops pol_ws_ccws = {
     .name = "ccws",
+    .argspec = &pol_ccws_argspec,
+    .state_size = sizeof(struct ccws_sched),
     .create = ccws_create,
     .destroy = ccws_destroy,
     .order = ccws_order,

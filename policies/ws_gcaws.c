@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/cawa_cpl.h"
 #include "policies/sched_builtin.h"
 #include "policies/util.h"
@@ -71,58 +72,21 @@ struct cawa_cpl *pol_ws_gcaws_cpl(void *st)
     return &((struct gcaws *)st)->cpl;
 }
 
-static bool word(const char *v, size_t len, const char *w)
-{
-    return strlen(w) == len && memcmp(v, w, len) == 0;
-}
+struct gcaws_cfg {
+    uint32_t ninst, delta, stall, order; /* word indices */
+};
 
-static int parse_args(const char *args, int *ninst, cawa_cpl_delta_fn *delta,
-                      enum cawa_cpl_stall *stall, bool *passive, struct ps_err *err)
-{
-    const char *p = args ? args : "";
+static const struct pol_arg gcaws_args[] = {
+    POL_KEY_WORD("ninst", struct gcaws_cfg, ninst, 2, "off|pc|branch",
+                 "nInst from the SM's branch outcomes, inferred from the next PC, or commits only"),
+    POL_KEY_WORD("delta", struct gcaws_cfg, delta, 0, "signed|abs", "the nInst delta rule"),
+    POL_KEY_WORD("stall", struct gcaws_cfg, stall, 0, "gap|literal",
+                 "per-issue stall: now - last - 1 or now - last"),
+    POL_KEY_WORD("order", struct gcaws_cfg, order, 0, "crit|gto",
+                 "crit: schedule by criticality; gto: predict only"),
+};
 
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *eq = memchr(p, '=', len);
-        size_t klen = eq ? (size_t)(eq - p) : len;
-        const char *v = eq ? eq + 1 : "";
-        size_t vlen = eq ? len - klen - 1 : 0;
-        bool ok = false;
-
-        if (!eq)
-            goto bad;
-        if (word(p, klen, "ninst")) {
-            ok = word(v, vlen, "branch") || word(v, vlen, "pc") || word(v, vlen, "off");
-            *ninst = word(v, vlen, "branch") ? 2 : word(v, vlen, "pc");
-        } else if (word(p, klen, "delta")) {
-            ok = word(v, vlen, "signed") || word(v, vlen, "abs");
-            *delta = word(v, vlen, "abs") ? cawa_cpl_delta_abs : cawa_cpl_delta_signed;
-        } else if (word(p, klen, "order")) {
-            ok = word(v, vlen, "crit") || word(v, vlen, "gto");
-            *passive = word(v, vlen, "gto");
-        } else if (word(p, klen, "stall")) {
-            ok = word(v, vlen, "gap") || word(v, vlen, "literal");
-            *stall = word(v, vlen, "literal") ? CAWA_CPL_STALL_LITERAL : CAWA_CPL_STALL_GAP;
-        }
-        if (!ok)
-            goto bad;
-        if (!end)
-            break;
-        p = end + 1;
-        if (!*p)
-            goto bad;
-        continue;
-    bad:
-        ps_err_set(err, PS_EINVAL,
-                   "warp scheduler gcaws: bad option '%.*s' in 'gcaws:%s' (expected "
-                   "ninst=branch|pc|off, delta=signed|abs, stall=gap|literal, order=crit|gto, "
-                   "comma-separated)",
-                   (int)len, p, args);
-        return -1;
-    }
-    return 0;
-}
+static const struct pol_argspec gcaws_spec = POL_ARGSPEC_KEYS(struct gcaws_cfg, gcaws_args, NULL);
 
 static void gcaws_destroy(void *st)
 {
@@ -133,24 +97,20 @@ static void gcaws_destroy(void *st)
     cawa_cpl_fini(&g->cpl);
     free(g->s);
     free(g->crit);
-    free(g);
 }
 
 static void *gcaws_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    int ninst = 2; /* 2 branch, 1 pc, 0 off */
-    cawa_cpl_delta_fn delta = cawa_cpl_delta_signed;
-    enum cawa_cpl_stall stall = CAWA_CPL_STALL_GAP;
+    const struct gcaws_cfg *c = p->cfg;
+    uint32_t ninst = c->ninst; /* 2 branch, 1 pc, 0 off (the word's index) */
+    cawa_cpl_delta_fn delta = c->delta ? cawa_cpl_delta_abs : cawa_cpl_delta_signed;
+    enum cawa_cpl_stall stall = c->stall ? CAWA_CPL_STALL_LITERAL : CAWA_CPL_STALL_GAP;
+    bool passive = c->order == 1;
     struct gcaws *g;
     uint32_t n = p->max_warps ? p->max_warps : 1;
 
-    bool passive = false;
-
-    if (parse_args(p->args, &ninst, &delta, &stall, &passive, err) < 0)
-        return NULL;
-    g = calloc(1, sizeof(*g));
-    if (!g || cawa_cpl_init(&g->cpl, n, delta, 1, stall) < 0) {
-        free(g);
+    g = p->state;
+    if (cawa_cpl_init(&g->cpl, n, delta, 1, stall) < 0) {
         ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler gcaws");
         return NULL;
     }
@@ -294,6 +254,8 @@ static bool gcaws_criticality(void *st, uint32_t slot, uint64_t now, double *out
 
 const struct pol_warp_sched_ops pol_ws_gcaws = {
     .name = "gcaws",
+    .argspec = &gcaws_spec,
+    .state_size = sizeof(struct gcaws),
     .create = gcaws_create,
     .destroy = gcaws_destroy,
     .order = gcaws_order,

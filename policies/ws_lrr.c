@@ -20,22 +20,10 @@ static void *lrr_create(const struct pol_warp_sched_params *p, struct ps_err *er
 {
     struct lrr *st;
 
-    if (p->args && p->args[0]) {
-        ps_err_set(err, PS_EINVAL, "warp scheduler lrr takes no arguments (got 'lrr:%s')", p->args);
-        return NULL;
-    }
-    st = malloc(sizeof(*st));
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler lrr");
-        return NULL;
-    }
+    (void)err; /* create.c made the state; nothing here can fail */
+    st = p->state;
     st->last_slot = POL_UTIL_NO_SLOT;
     return st;
-}
-
-static void lrr_destroy(void *st)
-{
-    free(st);
 }
 
 static uint32_t lrr_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
@@ -61,7 +49,7 @@ static void lrr_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
 const struct pol_warp_sched_ops pol_ws_lrr = {
     .name = "lrr",
     .create = lrr_create,
-    .destroy = lrr_destroy,
+    .state_size = sizeof(struct lrr),
     .order = lrr_order,
     .on_issue = lrr_on_issue,
 };

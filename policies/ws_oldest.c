@@ -19,20 +19,9 @@ static void *oldest_create(const struct pol_warp_sched_params *p, struct ps_err 
 {
     struct oldest *st;
 
-    if (p->args && p->args[0]) {
-        ps_err_set(err, PS_EINVAL, "warp scheduler oldest takes no arguments (got 'oldest:%s')",
-                   p->args);
-        return NULL;
-    }
-    st = malloc(sizeof(*st));
-    if (!st)
-        ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler oldest");
+    (void)err; /* create.c made the state; nothing here can fail */
+    st = p->state;
     return st;
-}
-
-static void oldest_destroy(void *st)
-{
-    free(st);
 }
 
 static uint32_t oldest_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
@@ -49,6 +38,6 @@ static uint32_t oldest_order(void *st, const struct pol_warp_view *v, uint32_t n
 const struct pol_warp_sched_ops pol_ws_oldest = {
     .name = "oldest",
     .create = oldest_create,
-    .destroy = oldest_destroy,
+    .state_size = sizeof(struct oldest),
     .order = oldest_order,
 };

@@ -27,6 +27,7 @@
  */
 #include <stdlib.h>
 
+#include "policies/args.h"
 #include "policies/sched_builtin.h"
 #include "policies/util.h"
 #include "policies/warp_sched.h"
@@ -39,14 +40,9 @@ struct swl {
     uint64_t greedy_age;
 };
 
-static void *swl_alloc(uint32_t limit, struct ps_err *err)
+/* Sets up the state create.c made. */
+static void *swl_init(struct swl *st, uint32_t limit)
 {
-    struct swl *st = malloc(sizeof(*st));
-
-    if (!st) {
-        ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler swl");
-        return NULL;
-    }
     st->limit = limit;
     st->greedy_slot = POL_UTIL_NO_SLOT;
     st->greedy_age = 0;
@@ -62,52 +58,56 @@ static uint32_t sm_share(const struct pol_warp_sched_params *p, uint32_t n)
     return share ? share : 1;
 }
 
+/* swl:N and warp_limiting:prio:N. */
+struct swl_cfg {
+    uint32_t prio, n;
+};
+
+static const struct pol_arg swl_args[] = {
+    POL_KEY_UINT("N", struct swl_cfg, n, 0, 1, UINT32_MAX, "warps of the SM that may issue"),
+};
+
+static const struct pol_arg wl_args[] = {
+    POL_KEY_UINT("prio", struct swl_cfg, prio, 0, 0, UINT32_MAX,
+                 "GPGPU-Sim's prioritisation; only 2 (greedy then oldest)"),
+    POL_KEY_UINT("N", struct swl_cfg, n, 0, 1, UINT32_MAX, "warps per scheduler that may issue"),
+};
+
+static const struct pol_argspec swl_spec = POL_ARGSPEC_POS(struct swl_cfg, swl_args, 1, NULL);
+static const struct pol_argspec wl_spec = POL_ARGSPEC_POS(struct swl_cfg, wl_args, 2, NULL);
+
 static void *swl_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    uint32_t a[1], na;
+    const struct swl_cfg *c = p->cfg;
+    const uint32_t a[1] = {c->n};
 
-    if (pol_util_args(p->args, a, 1, &na) < 0 || na != 1 || a[0] == 0) {
-        ps_err_set(err, PS_EINVAL,
-                   "bad warp scheduler arguments 'swl:%s': expected swl:N with N >= 1 warps per SM",
-                   p->args ? p->args : "");
-        return NULL;
-    }
     if (p->max_warps && a[0] > p->max_warps) {
-        ps_err_set(err, PS_EINVAL, "swl:%u: the limit exceeds the SM's %u warp slots", a[0],
-                   p->max_warps);
+        ps_err_set(err, PS_EINVAL, "-gpgpu_scheduler swl: N=%u exceeds the SM's %u warp slots",
+                   a[0], p->max_warps);
         return NULL;
     }
-    return swl_alloc(sm_share(p, a[0]), err);
+    return swl_init(p->state, sm_share(p, a[0]));
 }
 
 static void *warp_limiting_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    uint32_t a[2], na;
+    const struct swl_cfg *c = p->cfg;
+    const uint32_t a[2] = {c->prio, c->n};
 
-    if (pol_util_args(p->args, a, 2, &na) < 0 || na != 2 || a[1] == 0) {
-        ps_err_set(
-            err, PS_EINVAL,
-            "bad warp scheduler arguments 'warp_limiting:%s': expected warp_limiting:2:N with N >= 1 warps per scheduler",
-            p->args ? p->args : "");
-        return NULL;
-    }
     if (a[0] != SWL_GTO) {
         ps_err_set(err, PS_EINVAL,
-                   "warp_limiting:%u:%u: only prioritisation 2 (greedy then oldest) is supported",
-                   a[0], a[1]);
+                   "-gpgpu_scheduler warp_limiting: prio=%u: only 2 (greedy then oldest) is "
+                   "supported",
+                   a[0]);
         return NULL;
     }
     if (p->max_warps && a[1] > p->max_warps) {
-        ps_err_set(err, PS_EINVAL, "warp_limiting:2:%u: the limit exceeds the SM's %u warp slots",
-                   a[1], p->max_warps);
+        ps_err_set(err, PS_EINVAL,
+                   "-gpgpu_scheduler warp_limiting: N=%u exceeds the SM's %u warp slots", a[1],
+                   p->max_warps);
         return NULL;
     }
-    return swl_alloc(a[1], err);
-}
-
-static void swl_destroy(void *st)
-{
-    free(st);
+    return swl_init(p->state, a[1]);
 }
 
 static uint32_t swl_order(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
@@ -138,16 +138,18 @@ static void swl_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
 
 const struct pol_warp_sched_ops pol_ws_swl = {
     .name = "swl",
+    .argspec = &swl_spec,
     .create = swl_create,
-    .destroy = swl_destroy,
+    .state_size = sizeof(struct swl),
     .order = swl_order,
     .on_issue = swl_on_issue,
 };
 
 const struct pol_warp_sched_ops pol_ws_warp_limiting = {
     .name = "warp_limiting",
+    .argspec = &wl_spec,
     .create = warp_limiting_create,
-    .destroy = swl_destroy,
+    .state_size = sizeof(struct swl),
     .order = swl_order,
     .on_issue = swl_on_issue,
 };

@@ -45,9 +45,11 @@
  * with a larger slot is ignored.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/args.h"
 #include "policies/sched_builtin.h"
 #include "policies/util.h"
 #include "policies/warp_sched.h"
@@ -86,15 +88,11 @@ static void tl_destroy(void *st)
     free(s->vidx);
     free(s->age);
     free(s->where);
-    free(s);
 }
 
-static struct two_level *tl_alloc(uint32_t nslots)
+/* Sets up the state create.c made: the per-slot arrays. */
+static struct two_level *tl_alloc(struct two_level *s, uint32_t nslots)
 {
-    struct two_level *s = calloc(1, sizeof(*s));
-
-    if (!s)
-        return NULL;
     s->nslots = nslots;
     s->active = calloc(nslots, sizeof(*s->active));
     s->pending = calloc(nslots, sizeof(*s->pending));
@@ -103,53 +101,53 @@ static struct two_level *tl_alloc(uint32_t nslots)
     s->where = calloc(nslots, sizeof(*s->where));
     s->greedy_slot = POL_UTIL_NO_SLOT;
     if (!s->active || !s->pending || !s->vidx || !s->age || !s->where) {
-        tl_destroy(s);
+        tl_destroy(s); /* create.c frees s itself */
         return NULL;
     }
     return s;
 }
 
-/* Checks N:inner:outer; 0 or PS_EINVAL with a message. */
-static int tl_check_args(const char *args, const uint32_t *a, uint32_t na, struct ps_err *err)
+struct tl_cfg {
+    uint32_t n, inner, outer;
+};
+
+static const struct pol_arg tl_args[] = {
+    POL_KEY_UINT("N", struct tl_cfg, n, 0, 1, UINT32_MAX, "active warps per scheduler"),
+    POL_KEY_UINT("inner", struct tl_cfg, inner, 0, 0, UINT32_MAX,
+                 "order in the active set: 0 = lrr, 2 = gto, 5 = oldest"),
+    POL_KEY_UINT("outer", struct tl_cfg, outer, 0, 0, UINT32_MAX,
+                 "pending order: 0 or 1 = fifo, 2 or 5 = oldest"),
+};
+
+/* The policy numbers GPGPU-Sim's numbering has and this scheduler implements. */
+static int tl_check(void *cfg, char *why, size_t len)
 {
-    if (na != 3)
-        return ps_err_set(
-            err, PS_EINVAL,
-            "bad warp scheduler arguments 'two_level_active:%s': expected two_level_active:N:inner:outer (N >= 1 active warps; inner 0 = lrr, 2 = gto, 5 = oldest; outer 0 or 1 = fifo, 2 or 5 = oldest)",
-            args);
-    if (a[0] == 0)
-        return ps_err_set(err, PS_EINVAL,
-                          "two_level_active:%s: the active set needs at least 1 warp", args);
-    if (a[1] != TL_LRR && a[1] != TL_GTO && a[1] != TL_OLDEST)
-        return ps_err_set(
-            err, PS_EINVAL,
-            "two_level_active:%s: inner policy %u is not supported (0 = lrr, 2 = gto, 5 = oldest, in GPGPU-Sim's numbering)",
-            args, a[1]);
-    if (a[2] != TL_LRR && a[2] != TL_SRR && a[2] != TL_GTO && a[2] != TL_OLDEST)
-        return ps_err_set(
-            err, PS_EINVAL,
-            "two_level_active:%s: outer policy %u is not supported (0 or 1 = fifo, 2 or 5 = oldest, in GPGPU-Sim's numbering)",
-            args, a[2]);
+    const struct tl_cfg *c = cfg;
+
+    if (c->inner != TL_LRR && c->inner != TL_GTO && c->inner != TL_OLDEST)
+        return snprintf(why, len, "inner=%u is not supported (0 = lrr, 2 = gto, 5 = oldest)",
+                        c->inner);
+    if (c->outer != TL_LRR && c->outer != TL_SRR && c->outer != TL_GTO && c->outer != TL_OLDEST)
+        return snprintf(why, len, "outer=%u is not supported (0 or 1 = fifo, 2 or 5 = oldest)",
+                        c->outer);
     return 0;
 }
 
+static const struct pol_argspec tl_spec = POL_ARGSPEC_POS(struct tl_cfg, tl_args, 3, tl_check);
+
 static void *tl_create(const struct pol_warp_sched_params *p, struct ps_err *err)
 {
-    const char *args = p->args ? p->args : "";
-    uint32_t a[3], na = 0;
+    const struct tl_cfg *c = p->cfg;
+    const uint32_t a[3] = {c->n, c->inner, c->outer};
     struct two_level *s;
 
-    if (pol_util_args(args, a, 3, &na) < 0)
-        na = 0; /* reported as the wrong form below */
-    if (tl_check_args(args, a, na, err) < 0)
-        return NULL;
     if (p->max_warps == 0) {
         ps_err_set(
             err, PS_EINVAL,
             "warp scheduler two_level_active needs the SM's warp slot count (max_warps is 0)");
         return NULL;
     }
-    s = tl_alloc(p->max_warps);
+    s = tl_alloc(p->state, p->max_warps);
     if (!s) {
         ps_err_set(err, PS_ENOMEM, "out of memory creating warp scheduler two_level_active");
         return NULL;
@@ -323,6 +321,8 @@ static void tl_on_issue(void *st, const struct pol_warp_view *w, uint64_t now)
 
 const struct pol_warp_sched_ops pol_ws_two_level = {
     .name = "two_level_active",
+    .argspec = &tl_spec,
+    .state_size = sizeof(struct two_level),
     .create = tl_create,
     .destroy = tl_destroy,
     .order = tl_order,

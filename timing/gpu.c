@@ -110,7 +110,7 @@ static int l1d_shared_build(struct tm_gpu *g, struct ps_err *err)
     lp.sm = UINT32_MAX;
     lp.nsms = g->prm.nsm;
     lp.args = g->l1_args ? g->l1_args : "";
-    g->l1_shared = g->l1p->shared_create(&lp, err);
+    g->l1_shared = pol_l1d_shared_create(g->l1p, &lp, err);
     if (g->l1_shared)
         return 0;
     if (err && err->code)
@@ -120,7 +120,7 @@ static int l1d_shared_build(struct tm_gpu *g, struct ps_err *err)
 
 static int find_policies(struct tm_gpu *g, struct ps_err *err)
 {
-    struct pol_cta_sched_params cp;
+    struct pol_cta_sched_params cp = {0};
 
     g->ws = pol_warp_sched_find(g->prm.warp_sched, &g->ws_args, err);
     if (!g->ws)
@@ -133,7 +133,7 @@ static int find_policies(struct tm_gpu *g, struct ps_err *err)
         return PS_EINVAL;
     cp.nsm = g->prm.nsm;
     cp.static_limit = g->prm.cta_limit;
-    g->cs_st = g->cs->create(&cp, err);
+    g->cs_st = pol_cta_sched_create(g->cs, &cp, err);
     return g->cs_st ? 0 : PS_EINVAL;
 }
 
@@ -283,7 +283,7 @@ void tm_gpu_destroy(struct tm_gpu *g)
     if (g->warp_profile && fclose(g->warp_profile))
         fprintf(stderr, "ptxsim: cannot write the warp profile %s\n", g->prm.warp_profile);
     if (g->cs && g->cs_st)
-        g->cs->destroy(g->cs_st);
+        pol_cta_sched_destroy(g->cs, g->cs_st);
     tm_lines_destroy(g->lines);
     tm_kernels_fini(g);
     tm_par_fini(&g->par);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "common/counters.h"
+#include "policies/create.h"
 #include "timing/line_stats.h"
 #include "timing/sm_int.h"
 
@@ -85,10 +86,14 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
-        struct pol_warp_sched_params wp = {i,  p->nsched,    p->max_warps,
-                                           id, env->ws_args, &s->ws_shared};
+        struct pol_warp_sched_params wp = {.sched_id = i,
+                                           .nsched = p->nsched,
+                                           .max_warps = p->max_warps,
+                                           .sm = id,
+                                           .args = env->ws_args,
+                                           .sm_shared = &s->ws_shared};
 
-        s->sched[i] = env->ws->create(&wp, err);
+        s->sched[i] = pol_warp_sched_create(env->ws, &wp, err);
         if (!s->sched[i])
             goto fail;
     }
@@ -118,7 +123,7 @@ void tm_sm_destroy(struct tm_sm *s)
         tm_sb_reset(&s->wp[i].sb);
     for (uint32_t i = 0; s->sched && i < s->prm->nsched; i++)
         if (s->sched[i])
-            s->env.ws->destroy(s->sched[i]);
+            pol_warp_sched_destroy(s->env.ws, s->sched[i]);
     mem_cache_destroy(s->l1d);
     mem_cache_destroy(s->l1i);
     mem_cache_destroy(s->l1c);

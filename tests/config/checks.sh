@@ -62,7 +62,7 @@ refused "unknown warp scheduler in a file" "my.config:3:18: error: unknown warp 
     --config my.config
 mkcfg '-ptxsim_l1d_policy pdp:foo=1'
 refused "bad policy argument in a file" \
-    "my.config:3:20: error: l1d policy pdp: unknown argument 'foo=1'" --config my.config
+    "my.config:3:20: error: -ptxsim_l1d_policy pdp: unknown key 'foo' (known: pd)" --config my.config
 mkcfg '-gpgpu_cache:dl1 N:32:128'
 refused "bad cache string in a file" "my.config:3:18: error: -gpgpu_cache:dl1: cache string" \
     --config my.config
@@ -79,7 +79,7 @@ refused "unknown CTA scheduler in -o" "-o ptxsim_cta_scheduler=xx: error: unknow
     -o ptxsim_cta_scheduler=xx
 refused "unknown L1D policy in -o" "-o ptxsim_l1d_policy=lruu: error: unknown l1d policy 'lruu'" \
     -o ptxsim_l1d_policy=lruu
-refused "bad policy argument in -o" "error: l1d policy ctrlc: " -o ptxsim_l1d_policy=ctrlc:thr_lo=2
+refused "bad policy argument in -o" "error: -ptxsim_l1d_policy ctrlc: thr_lo=2: expected a number from 0 to 1" -o ptxsim_l1d_policy=ctrlc:thr_lo=2
 mkcfg '-gpgpu_scheduler lrrr'
 refused "-o wins over the file" "-o gpgpu_scheduler=nope: error:" --config my.config \
     -o gpgpu_scheduler=nope

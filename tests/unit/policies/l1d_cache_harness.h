@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "memsys/cache.h"
+#include "policies/create.h"
 
 static inline struct mem_cache *mk(const char *geom, const struct pol_l1d_ops *pol,
                                    const char *args)
@@ -83,9 +84,9 @@ static inline void expect_bad_args(const struct pol_l1d_ops *pol, const char *ar
     void *st;
 
     ps_err_clear(&err);
-    st = pol->create(&p, &err);
+    st = pol_l1d_create(pol, &p, &err);
     if (st)
-        pol->destroy(st);
+        pol_l1d_destroy(pol, st);
     assert_null(st);
     assert_int_equal(err.code, PS_EINVAL);
     if (!strstr(err.msg, words))

@@ -51,7 +51,7 @@ static void *try_create(const char *args, uint32_t assoc, uint64_t *counters, st
     p.counters = counters;
     p.warp_query = critical;
     ps_err_clear(err);
-    return pol_l1d_cacp.create(&p, err);
+    return pol_l1d_create(&pol_l1d_cacp, &p, err);
 }
 
 static void mk(struct inst *in, const char *args)
@@ -149,7 +149,7 @@ static void test_oracle7_partition(void **state)
         in.views[k].reserved = true;
     assert_int_equal(fill(&in, 2, 201 * 8), ASSOC);
     assert_true(fill(&in, 2, 200 * 8) < 8);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 }
 
 /* Oracle 3.8.8: a critical hit sets c_reuse and raises CCBP and SHiP (to 3); a non-critical, SHiP.
@@ -184,7 +184,7 @@ static void test_oracle8_hit_training(void **state)
     assert_int_equal(ship, 3);
     assert_int_equal(in.counters[C_CHITS], 6);
     assert_int_equal(in.counters[C_NCHITS], 1);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 }
 
 /*
@@ -235,7 +235,7 @@ static void test_oracle9_evict_training(void **state)
     assert_int_equal(in.counters[C_CCBP_DEC], 1);
     assert_int_equal(in.counters[C_ZERO], 1);
     assert_int_equal(in.counters[C_EVICTIONS], 3);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 }
 
 /* Oracle 3.8.10: SHiP[sig] = 0 inserts at RRPV 3, otherwise at 2. */
@@ -254,7 +254,7 @@ static void test_oracle10_ship_insertion(void **state)
     pol_l1d_cacp_set_tables(in.st, pol_l1d_cacp_sig(in.st, 4, 16 * 128), 0, 3);
     w = fill(&in, 4, 16);
     assert_int_equal(line_of(&in, w).rrpv, 2);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 }
 
 /* SRRIP inside a partition: a hit promotes to 0; the victim is the lowest way at 3 after aging. */
@@ -274,7 +274,7 @@ static void test_cacp_rrip(void **state)
     assert_int_equal(line_of(&in, 10).rrpv, 3);
     assert_int_equal(line_of(&in, 0).rrpv, 2); /* the other partition is not aged */
     assert_int_equal(fill(&in, 3, 101 * 8), 10);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 }
 
 /* No criticality predictor (-1, or no function): every hit is non-critical, and counted. */
@@ -295,22 +295,22 @@ static void test_cacp_no_predictor(void **state)
     assert_int_equal(in.counters[C_NOPRED], 1);
     assert_int_equal(in.counters[C_NCHITS], 1);
     assert_false(line_of(&in, 8).c_reuse);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 
     p.counters = counters;
-    st = pol_l1d_cacp.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_cacp, &p, &err);
     assert_non_null(st);
     pol_l1d_cacp.on_insert(st, &hit, 0, 8, 0);
     pol_l1d_cacp.on_hit(st, &hit, 0, 8, 1);
     assert_int_equal(counters[C_NOPRED], 1);
-    pol_l1d_cacp.destroy(st);
+    pol_l1d_destroy(&pol_l1d_cacp, st);
 }
 
 static void *last_state;
 
 static void *capture_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    return last_state = pol_l1d_cacp.create(p, err);
+    return last_state = pol_l1d_cacp.create(p, err); /* p: parsed, state made */
 }
 
 static enum mem_cache_result read_now(struct mem_cache *c, uint32_t pc, uint64_t line,
@@ -382,7 +382,7 @@ static void test_cacp_dump(void **state)
     assert_non_null(strstr(buf, "# cacp cways=8 assoc=16 threshold=1"));
     assert_non_null(strstr(buf, "ccbp,0,15\nship,0,1\nccbp,1,0\nship,1,15\nccbp,2,1\n"));
     free(buf);
-    pol_l1d_cacp.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_cacp, in.st);
 }
 
 static void test_cacp_args(void **state)
@@ -409,14 +409,14 @@ static void test_cacp_args(void **state)
     st = try_create("", 4, c, &err);
     assert_non_null(st);
     assert_int_equal(pol_l1d_cacp_cways(st), 2);
-    pol_l1d_cacp.destroy(st);
+    pol_l1d_destroy(&pol_l1d_cacp, st);
     st = try_create("cways=3,threshold=2,ccbp_bits=3,ccbp_init=7,ship_bits=1,ship_init=0,"
                     "sig_bits=6,sig_addr=byte",
                     4, c, &err);
     assert_non_null(st);
     assert_int_equal(pol_l1d_cacp_cways(st), 3);
     assert_int_equal(pol_l1d_cacp_sig(st, 1, 0x80), 0x1);
-    pol_l1d_cacp.destroy(st);
+    pol_l1d_destroy(&pol_l1d_cacp, st);
     ps_err_clear(&err);
     assert_ptr_equal(pol_l1d_find("cacp:cways=4", &args, &err), &pol_l1d_cacp);
     assert_string_equal(args, "cways=4");

@@ -58,7 +58,7 @@ static void *try_create(const char *spec, struct ps_err *err)
     struct pol_warp_sched_params p = {.nsched = 1, .max_warps = MAXW, .args = args};
 
     assert_non_null(ops);
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 /* n warps in slots 0..n-1: CTA i / per_cta, warp i % per_cta of grid 1. */
@@ -88,7 +88,7 @@ static struct sm *make(const char *spec, uint32_t n, uint32_t per_cta)
 
 static void drop(struct sm *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
     free(s);
     unlink(prof_path);
 }

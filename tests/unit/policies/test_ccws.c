@@ -39,7 +39,7 @@ static void *try_create(const char *spec, uint32_t max_warps, struct ps_err *err
     struct pol_warp_sched_params p = {.nsched = 1, .max_warps = max_warps, .args = args};
 
     assert_non_null(ops);
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 /* A scheduler of spec over n warps in slots 0..n-1 (older in lower slots), all launched. */
@@ -67,7 +67,7 @@ static struct sm *make(const char *spec, uint32_t n)
 
 static void drop(struct sm *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
     free(s);
 }
 
@@ -181,19 +181,20 @@ static void test_ccws_args(void **state)
         st = try_create(good[i], MAXW, &err);
         if (!st)
             fail_msg("%s: %s", good[i], err.msg);
-        pol_warp_sched_find("ccws", NULL, &err)->destroy(st);
+        pol_warp_sched_destroy(pol_warp_sched_find("ccws", NULL, &err), st);
     }
-    expect_bad("ccws:vta_size=16", "unknown option 'vta_size' (known: vta_entries, vta_assoc");
-    expect_bad("ccws:k_throttle", "expected key=value");
-    expect_bad("ccws:k_throttle=", "bad value in 'k_throttle='");
-    expect_bad("ccws:k_throttle=x8", "bad value");
-    expect_bad("ccws:vta_entries=0",
-               "bad value in 'vta_entries=0' (expected a whole number from 1 to 65536)");
-    expect_bad("ccws:vta_repl=random", "bad value in 'vta_repl=random' (expected fifo|lru)");
-    expect_bad("ccws:reclamp=2", "bad value");
-    expect_bad("ccws:decay=warp", "bad value in 'decay=warp' (expected cycle|inst)");
-    expect_bad("ccws:vta_write=evict", "(expected invalidate|keep)");
-    expect_bad("ccws:k_throttle=8,", "expected key=value after");
+    expect_bad("ccws:vta_size=16", "unknown key 'vta_size' (known: vta_entries, vta_assoc");
+    expect_bad("ccws:k_throttle", "'k_throttle': expected k_throttle=value");
+    expect_bad("ccws:k_throttle=", "k_throttle=: expected a whole number");
+    expect_bad("ccws:k_throttle=x8",
+               "-gpgpu_scheduler ccws: k_throttle=x8: expected a whole number");
+    expect_bad("ccws:vta_entries=0", "vta_entries=0: expected a whole number from 1 to 65536");
+    expect_bad("ccws:vta_repl=random", "vta_repl=random: expected one of fifo|lru");
+    expect_bad("ccws:reclamp=2", "reclamp=2: expected a whole number from 0 to 1");
+    expect_bad("ccws:decay=warp", "decay=warp: expected one of cycle|inst");
+    expect_bad("ccws:vta_write=evict", "expected one of invalidate|keep");
+    expect_bad("ccws:k_throttle=8,", "empty field after the last ','");
+    expect_bad("ccws:k_throttle=8,k_throttle=9", "k_throttle given twice");
     expect_bad("ccws:vta_entries=16,vta_assoc=3", "vta_assoc=3 must divide vta_entries=16");
     ps_err_clear(&err);
     assert_null(try_create("ccws", 0, &err));
@@ -937,9 +938,10 @@ static void test_ccws_shared_point_system(void **state)
     ps_err_clear(&err);
     ops = pol_warp_sched_find("ccws", NULL, &err);
     for (uint32_t i = 0; i < 2; i++) {
-        struct pol_warp_sched_params p = {i, 2, 32, 0, "", &shared};
+        struct pol_warp_sched_params p = {
+            .sched_id = i, .nsched = 2, .max_warps = 32, .args = "", .sm_shared = &shared};
 
-        sch[i] = ops->create(&p, &err);
+        sch[i] = pol_warp_sched_create(ops, &p, &err);
         assert_non_null(sch[i]);
     }
     assert_non_null(shared);
@@ -962,9 +964,9 @@ static void test_ccws_shared_point_system(void **state)
     /* 1024 + 22 x 100 reach 3200: slot 2 and the 22 lowest others (0..22) load; 23.. are barred. */
     for (uint32_t slot = 0; slot < 32; slot++)
         assert_int_equal(ops->may_issue(sch[slot % 2], &v[slot % 2][slot / 2], &ld), slot < 23);
-    ops->destroy(sch[0]);
+    pol_warp_sched_destroy(ops, sch[0]);
     assert_non_null(shared);
-    ops->destroy(sch[1]);
+    pol_warp_sched_destroy(ops, sch[1]);
     assert_null(shared);
 }
 

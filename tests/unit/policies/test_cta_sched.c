@@ -33,7 +33,7 @@ static struct cta try_make(const char *spec, uint32_t static_limit, struct ps_er
     c.ops = pol_cta_sched_find(spec, &args, err);
     assert_non_null(c.ops);
     p.args = args;
-    c.st = c.ops->create(&p, err);
+    c.st = pol_cta_sched_create(c.ops, &p, err);
     return c;
 }
 
@@ -70,7 +70,7 @@ static void test_cta_sched_rr_max_occupancy(void **state)
             assert_true(c.ops->limit(c.st, sm) >= max);
     }
     assert_int_equal(c.ops->limit(c.st, 0), UINT32_MAX);
-    c.ops->destroy(c.st);
+    pol_cta_sched_destroy(c.ops, c.st);
 }
 
 static void test_cta_sched_static_caps(void **state)
@@ -86,7 +86,7 @@ static void test_cta_sched_static_caps(void **state)
     assert_int_equal(c.ops->limit(c.st, 1), 2);
     c.ops->on_kernel(c.st, 3);
     assert_int_equal(c.ops->limit(c.st, 2), 3);
-    c.ops->destroy(c.st);
+    pol_cta_sched_destroy(c.ops, c.st);
 }
 
 static void test_cta_sched_static_from_option(void **state)
@@ -99,8 +99,8 @@ static void test_cta_sched_static_from_option(void **state)
     d.ops->on_kernel(d.st, 8);
     assert_int_equal(c.ops->limit(c.st, 0), 4);
     assert_int_equal(d.ops->limit(d.st, 0), 2);
-    c.ops->destroy(c.st);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(c.ops, c.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_cta_sched_bad_args(void **state)
@@ -108,11 +108,11 @@ static void test_cta_sched_bad_args(void **state)
     (void)state;
     expect_bad("static", 0, "needs a limit");
     expect_bad("static:", 0, "needs a limit"); /* empty argument: as if none */
-    expect_bad("static:0", 4, "expected static:N");
-    expect_bad("static:x", 4, "'static:x'");
-    expect_bad("static:3:4", 0, "'static:3:4'");
-    expect_bad("static:-2", 0, "expected static:N");
-    expect_bad("static:4294967296", 0, "expected static:N");
+    expect_bad("static:0", 4, "-ptxsim_cta_scheduler static: N=0: expected a whole number from 1");
+    expect_bad("static:x", 4, "N=x: expected a whole number from 1 to 4294967295 in static[:N]");
+    expect_bad("static:3:4", 0, "'3:4': too many fields, expected static[:N]");
+    expect_bad("static:-2", 0, "N=-2: expected a whole number");
+    expect_bad("static:4294967296", 0, "N=4294967296: expected a whole number");
     expect_bad("rr:2", 0, "takes no arguments");
 }
 

@@ -37,7 +37,7 @@ static void *try_create(const char *args, uint64_t *counters, struct ps_err *err
     p.args = args;
     p.counters = counters;
     ps_err_clear(err);
-    return pol_l1d_ctrlc.create(&p, err);
+    return pol_l1d_create(&pol_l1d_ctrlc, &p, err);
 }
 
 static void mk(struct inst *in, const char *args)
@@ -119,7 +119,7 @@ static void test_oracle1_insertion_pattern(void **state)
             assert_true(entry(&in, 12).byp <= 127);
         }
         assert_int_equal(in.counters[C_BYPASSES], 3 * (period - 1));
-        pol_l1d_ctrlc.destroy(in.st);
+        pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
     }
 }
 
@@ -137,7 +137,7 @@ static void test_oracle2_byp_reset(void **state)
     assert_int_equal(entry(&in, 4).byp, 0);
     assert_false(miss(&in, 4));
     assert_int_equal(entry(&in, 4).byp, 1);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 /* Oracle 4.7.3: an eviction trains the inserting PC's controller, not the missing PC's. */
@@ -160,7 +160,7 @@ static void test_oracle3_attribution(void **state)
     assert_int_equal(entry(&in, 9).zero, 0);
     /* PCs alias on their low 7 bits (128 entries): 5 + 128 is 5's class. */
     assert_int_equal(entry(&in, 133).insert, 1);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 /* Oracle 4.7.4: AGG 2, 256 evictions with 200 zero-reuse: f = 0.78, AGG 3, next window 128. */
@@ -184,7 +184,7 @@ static void test_oracle4_upward_step(void **state)
     lives(&in, 7, 1, 1);
     assert_int_equal(entry(&in, 7).agg, 4);
     assert_int_equal(in.counters[C_SAMPLES], 2);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 /* Oracle 4.7.5: f = 0.05 lowers AGG, f = 0.25 keeps it; AGG saturates at 0 and at 7. */
@@ -204,14 +204,14 @@ static void test_oracle5_downward_step(void **state)
     assert_int_equal(entry(&in, 1).agg, 0);
     assert_int_equal(in.counters[C_DOWN], 2);
     assert_int_equal(in.counters[C_SAMPLES], 4);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 
     mk(&in, "agg_init=7");
     lives(&in, 2, 8, 8);
     assert_int_equal(entry(&in, 2).agg, 7);
     assert_int_equal(in.counters[C_SAMPLES], 1);
     assert_int_equal(in.counters[C_UP], 0);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 /* Oracle 4.7.6: a hit sets the reuse bit; a line hit at least once never counts toward ZERO. */
@@ -228,7 +228,7 @@ static void test_oracle6_reuse_bit(void **state)
     life(&in, 3, 0, 0, 0, 7);
     assert_int_equal(entry(&in, 3).zero, 1);
     assert_int_equal(in.counters[C_FIRST_HITS], 2);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 /* ---- a real L1D ---- */
@@ -238,7 +238,7 @@ static void *last_state;
 
 static void *capture_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    return last_state = pol_l1d_ctrlc.create(p, err);
+    return last_state = pol_l1d_ctrlc.create(p, err); /* p: parsed, state made */
 }
 
 static struct mem_cache *mk_cache(const struct pol_l1d_ops *pol, const char *args)
@@ -376,7 +376,7 @@ static void test_oracle10_storage(void **state)
     (void)state;
     mk(&in, "");
     assert_int_equal(pol_l1d_ctrlc_storage_bytes(in.st), 624);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 /* mode=rand inserts about 1 in 2^AGG, the same way on every run with the same seed. */
@@ -395,8 +395,8 @@ static void test_random_mode(void **state)
         ins += x;
     }
     assert_in_range(ins, 800, 1200);
-    pol_l1d_ctrlc.destroy(a.st);
-    pol_l1d_ctrlc.destroy(b.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, a.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, b.st);
 }
 
 static void test_dump(void **state)
@@ -416,7 +416,7 @@ static void test_dump(void **state)
     assert_non_null(strstr(buf, "# ctrlc pc_bits=7 agg_max=7 agg_init=6 period=1024"));
     assert_non_null(strstr(buf, "cycle,pc,zero,insert,agg_before,agg_after\n1015,9,16,16,6,7\n"));
     free(buf);
-    pol_l1d_ctrlc.destroy(in.st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, in.st);
 }
 
 static void test_args(void **state)
@@ -442,7 +442,7 @@ static void test_args(void **state)
     st = try_create("pc_bits=5,agg_max=4,agg_init=4,period=64,thr_lo=0,thr_hi=1,mode=det", counters,
                     &err);
     assert_non_null(st);
-    pol_l1d_ctrlc.destroy(st);
+    pol_l1d_destroy(&pol_l1d_ctrlc, st);
     ps_err_clear(&err);
     ops = pol_l1d_find("ctrlc:agg_max=5", &args, &err);
     assert_ptr_equal(ops, &pol_l1d_ctrlc);

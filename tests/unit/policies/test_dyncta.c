@@ -40,7 +40,7 @@ static struct dyn try_make(const char *spec, uint32_t nsm, struct ps_err *err)
     d.ops = pol_cta_sched_find(spec, &args, err);
     assert_non_null(d.ops);
     p.args = args;
-    d.st = d.ops->create(&p, err);
+    d.st = pol_cta_sched_create(d.ops, &p, err);
     return d;
 }
 
@@ -124,7 +124,7 @@ static void test_dyncta_decision_table(void **state)
 
     (void)state;
     check_table(&d, rows, sizeof(rows) / sizeof(rows[0]));
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_decision_bounds(void **state)
@@ -142,8 +142,8 @@ static void test_dyncta_decision_bounds(void **state)
     assert_int_equal(n_of(&m, 0), 8);
     period(&m, 0, 0, 0);
     assert_int_equal(n_of(&m, 0), 8);
-    d.ops->destroy(d.st);
-    m.ops->destroy(m.st);
+    pol_cta_sched_destroy(d.ops, d.st);
+    pol_cta_sched_destroy(m.ops, m.st);
 }
 
 static void test_dyncta_overrides(void **state)
@@ -161,9 +161,9 @@ static void test_dyncta_overrides(void **state)
     e.ops->on_kernel(e.st, 8);
     period(&e, 0, 15, 384);
     assert_int_equal(n_of(&e, 0), 3);
-    a.ops->destroy(a.st);
-    b.ops->destroy(b.st);
-    e.ops->destroy(e.st);
+    pol_cta_sched_destroy(a.ops, a.st);
+    pol_cta_sched_destroy(b.ops, b.st);
+    pol_cta_sched_destroy(e.ops, e.st);
 }
 
 static void test_dyncta_initial(void **state)
@@ -178,7 +178,7 @@ static void test_dyncta_initial(void **state)
         for (uint32_t sm = 0; sm < 30; sm++)
             assert_int_equal(n_of(&d, sm), n[i]);
     }
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_init_variants(void **state)
@@ -199,10 +199,10 @@ static void test_dyncta_init_variants(void **state)
     assert_int_equal(n_of(&half, 1), 3);
     three.ops->on_kernel(three.st, 2); /* init above N: N */
     assert_int_equal(n_of(&three, 0), 2);
-    mx.ops->destroy(mx.st);
-    one.ops->destroy(one.st);
-    three.ops->destroy(three.st);
-    half.ops->destroy(half.st);
+    pol_cta_sched_destroy(mx.ops, mx.st);
+    pol_cta_sched_destroy(one.ops, one.st);
+    pol_cta_sched_destroy(three.ops, three.st);
+    pol_cta_sched_destroy(half.ops, half.st);
 }
 
 /* ------------------------------------------------------------------ oracles 10, 13-15, 23 */
@@ -246,7 +246,7 @@ static void random_walk(const char *spec, uint32_t N, uint32_t lo, uint32_t hi)
         seen_hi |= after == hi;
     }
     assert_true(seen_lo && seen_hi); /* the walk reached both bounds */
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_bounds(void **state)
@@ -277,7 +277,7 @@ static void test_dyncta_steps_to_bounds(void **state)
     }
     period(&d, 0, 0, 2000);
     assert_int_equal(n_of(&d, 0), 1);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_only_at_samples(void **state)
@@ -292,7 +292,7 @@ static void test_dyncta_only_at_samples(void **state)
     assert_int_equal(n_of(&d, 2), 3);
     for (int i = 0; i < 1000; i++)
         assert_int_equal(n_of(&d, 2), 3);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_counters_per_period(void **state)
@@ -312,7 +312,7 @@ static void test_dyncta_counters_per_period(void **state)
     assert_int_equal(n_of(&d, 0), 7);
     period(&d, 0, 0, 4096);
     assert_int_equal(n_of(&d, 0), 6);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_independent_sms(void **state)
@@ -328,7 +328,7 @@ static void test_dyncta_independent_sms(void **state)
     assert_int_equal(n_of(&d, 0), 5);
     assert_int_equal(n_of(&d, 1), 3);
     assert_int_equal(n_of(&d, 2), 4);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_kernel_resets(void **state)
@@ -347,7 +347,7 @@ static void test_dyncta_kernel_resets(void **state)
     assert_int_equal(n_of(&d, 0), 3);
     assert_int_equal(n_of(&d, 1), 3);
     assert_int_equal(n_of(&d, 7), UINT32_MAX); /* no such SM */
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 /* ------------------------------------------------------------------ oracles 3, 4, 16-22 */
@@ -425,7 +425,7 @@ static void test_dyncta_pause_order(void **state)
     assert_int_equal(m.nres, 4);
     assert_int_equal(n_of(&d, 0), 4);
     assert_int_equal(paused(&m, &d), 0);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 static void test_dyncta_completion_resumes(void **state)
@@ -451,7 +451,7 @@ static void test_dyncta_completion_resumes(void **state)
     issue(&m, &d, 4, 100);
     assert_int_equal(m.nres, 1);
     assert_int_equal(m.seq[0], 3);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 /* Round robin over 30 SMs as timing/gpu.c does; returns how many SMs hold exactly k. */
@@ -495,8 +495,8 @@ static void test_dyncta_first_wave(void **state)
     assert_int_equal(first_wave(&d, 8, 64, held, 2), 26);
     assert_int_equal(first_wave(&rr, 8, 64, held, 3), 4);
     assert_int_equal(first_wave(&rr, 8, 64, held, 2), 26);
-    d.ops->destroy(d.st);
-    rr.ops->destroy(rr.st);
+    pol_cta_sched_destroy(d.ops, d.st);
+    pol_cta_sched_destroy(rr.ops, rr.st);
 }
 
 /* ------------------------------------------------------------------ the series of n */
@@ -546,8 +546,8 @@ static void test_dyncta_trace(void **state)
     period(&off, 0, 20, 0);
     assert_int_equal(n_of(&off, 0), 5);
     assert_string_equal(dump_text(&off, &rc), "kernel,cycle,sm,n\n");
-    d.ops->destroy(d.st);
-    off.ops->destroy(off.st);
+    pol_cta_sched_destroy(d.ops, d.st);
+    pol_cta_sched_destroy(off.ops, off.st);
 }
 
 static void test_dyncta_trace_write_error(void **state)
@@ -562,7 +562,7 @@ static void test_dyncta_trace_write_error(void **state)
     assert_int_equal(pol_cta_dyncta_dump(d.st, f, &err), PS_EIO);
     assert_int_equal(err.code, PS_EIO);
     fclose(f);
-    d.ops->destroy(d.st);
+    pol_cta_sched_destroy(d.ops, d.st);
 }
 
 /* ------------------------------------------------------------------ arguments and registry */
@@ -572,24 +572,27 @@ static void test_dyncta_bad_args(void **state)
     (void)state;
     expect_bad("dyncta:t_idel=4", "unknown key 't_idel'");
     expect_bad("dyncta:period=4096", "-ptxsim_sample_period");
-    expect_bad("dyncta:4", "'4' is not key=value");
-    expect_bad("dyncta:t_idle", "'t_idle' is not key=value");
-    expect_bad("dyncta:t_idle=", "bad value '' for t_idle");
-    expect_bad("dyncta:t_idle=-1", "bad value '-1' for t_idle");
-    expect_bad("dyncta:t_idle=1x", "bad value '1x' for t_idle");
-    expect_bad("dyncta:t_mem_h=4294967296", "bad value '4294967296' for t_mem_h");
+    expect_bad("dyncta:4", "-ptxsim_cta_scheduler dyncta: '4': expected key=value (keys: t_idle,");
+    expect_bad("dyncta:t_idle", "'t_idle': expected t_idle=value");
+    expect_bad("dyncta:t_idle=", "t_idle=: expected a whole number from 0 to 4294967295");
+    expect_bad("dyncta:t_idle=-1", "t_idle=-1: expected a whole number");
+    expect_bad("dyncta:t_idle=1x", "t_idle=1x: expected a whole number");
+    expect_bad("dyncta:t_mem_h=4294967296", "t_mem_h=4294967296: expected a whole number");
     expect_bad("dyncta:t_idle=4,t_idle=5", "t_idle given twice");
     expect_bad("dyncta:t_idle=4,", "empty field");
     expect_bad("dyncta:,t_idle=4", "empty field");
     expect_bad("dyncta:t_idle=4,,t_mem_l=5", "empty field");
     expect_bad("dyncta:t_mem_l=400", "t_mem_l=400 is above t_mem_h=384");
-    expect_bad("dyncta:n_min=0", "bad value '0' for n_min");
+    expect_bad("dyncta:n_min=0", "n_min=0: expected a whole number from 1 to 4294967295");
     expect_bad("dyncta:n_min=4,n_max=3", "n_min=4 is above n_max=3");
-    expect_bad("dyncta:init=0", "bad value '0' for init");
-    expect_bad("dyncta:init=quarter", "bad value 'quarter' for init");
-    expect_bad("dyncta:trace=2", "bad value '2' for trace");
-    expect_bad("dyncta:x=1", "expected dyncta or dyncta:key=value"); /* names the form */
-    expect_bad("dyncta:x=1", "'dyncta:x=1'");
+    expect_bad("dyncta:init=0", "init=0: expected half|max or a whole number from 1 to 4294967294");
+    expect_bad("dyncta:init=quarter", "init=quarter: expected half|max or a whole number");
+    expect_bad("dyncta:trace=2", "trace=2: expected a whole number from 0 to 1");
+    expect_bad(
+        "dyncta:x=1",
+        "unknown key 'x' (known: t_idle, t_mem_l, t_mem_h, init, n_min, n_max, trace)"); /* names
+                                                                                            the keys
+                                                                                          */
 }
 
 static void test_dyncta_registry(void **state)

@@ -40,7 +40,7 @@ static void *try_create(const char *spec, struct ps_err *err)
     ops = pol_warp_sched_find(spec, &args, err);
     assert_non_null(ops);
     p.args = args;
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 /* n warps in slots 0..n-1, ages 100 + slot, all ready, launched at cycle `now`. */
@@ -65,7 +65,7 @@ static struct sm *make(const char *spec, uint32_t n, uint64_t now)
 
 static void drop(struct sm *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
     free(s);
 }
 
@@ -377,7 +377,7 @@ static void test_args(void **state)
         st = try_create(good[i], &err);
         if (!st)
             fail_msg("%s: %s", good[i], err.msg);
-        ops->destroy(st);
+        pol_warp_sched_destroy(ops, st);
     }
     const char *bad[] = {"gcaws:1",
                          "gcaws:foo=1",

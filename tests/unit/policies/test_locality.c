@@ -40,7 +40,7 @@ static struct pol_l1d_ops g_wrap;
 
 static void *wrap_create(const struct pol_l1d_params *p, struct ps_err *err)
 {
-    g_st = pol_l1d_locality.create(p, err);
+    g_st = pol_l1d_locality.create(p, err); /* p: parsed and allocated for the copy */
     return g_st;
 }
 
@@ -688,13 +688,13 @@ static void duel_make(struct duel *d, const char *args)
     ps_err_clear(&err);
     p.args = args;
     p.sm = UINT32_MAX;
-    d->sh = pol_l1d_locality.shared_create(&p, &err);
+    d->sh = pol_l1d_shared_create(&pol_l1d_locality, &p, &err);
     assert_non_null(d->sh);
     p.shared = d->sh;
     for (uint32_t i = 0; i < 3; i++) {
         p.sm = i;
         p.counters = d->ctr[i];
-        d->st[i] = pol_l1d_locality.create(&p, &err);
+        d->st[i] = pol_l1d_create(&pol_l1d_locality, &p, &err);
         assert_non_null(d->st[i]);
     }
 }
@@ -702,7 +702,7 @@ static void duel_make(struct duel *d, const char *args)
 static void duel_free(struct duel *d)
 {
     for (int i = 0; i < 3; i++)
-        pol_l1d_locality.destroy(d->st[i]);
+        pol_l1d_destroy(&pol_l1d_locality, d->st[i]);
     pol_l1d_locality.shared_destroy(d->sh);
 }
 
@@ -827,21 +827,21 @@ static void test_locality_args(void **state)
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
         ps_err_clear(&err);
         p.args = good[i];
-        st = ops->create(&p, &err);
+        st = pol_l1d_create(ops, &p, &err);
         if (!st)
             fail_msg("%s: %s", good[i], err.msg);
-        ops->destroy(st);
+        pol_l1d_destroy(ops, st);
     }
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ps_err_clear(&err);
         p.args = bad[i];
-        st = ops->create(&p, &err);
+        st = pol_l1d_create(ops, &p, &err);
         if (st)
             fail_msg("%s accepted", bad[i]);
         assert_int_equal(err.code, PS_EINVAL);
         assert_non_null(strstr(err.msg, "locality"));
         p.sm = UINT32_MAX;
-        assert_null(ops->shared_create(&p, &err));
+        assert_null(pol_l1d_shared_create(ops, &p, &err));
         p.sm = 0;
     }
 }

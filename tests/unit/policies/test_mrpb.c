@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "memsys/cache.h"
+#include "policies/create.h"
 #include "policies/l1d_builtin.h"
 #include "tests/unit/policies/l1d_cache_harness.h"
 
@@ -137,15 +138,16 @@ static void test_mrpb_reason_off_stalls(void **state)
 static void test_mrpb_bad_args(void **state)
 {
     (void)state;
-    expect_bad_args(&pol_l1d_mrpb, "line=2", "line='2' is not a number from 0 to 1");
-    expect_bad_args(&pol_l1d_mrpb, "lines=1", "unknown argument 'lines=1'");
-    expect_bad_args(&pol_l1d_mrpb, "mshr", "needs a value");
-    expect_bad_args(&pol_l1d_mrpb, "mshr=", "needs a value");
+    expect_bad_args(&pol_l1d_mrpb, "line=2",
+                    "-ptxsim_l1d_policy mrpb: line=2: expected a whole number from 0 to 1");
+    expect_bad_args(&pol_l1d_mrpb, "lines=1", "unknown key 'lines'");
+    expect_bad_args(&pol_l1d_mrpb, "mshr", "'mshr': expected mshr=value");
+    expect_bad_args(&pol_l1d_mrpb, "mshr=", "mshr=: expected a whole number");
     expect_bad_args(&pol_l1d_mrpb, "mshr=1,mshr=0", "given twice");
-    expect_bad_args(&pol_l1d_mrpb, "mshr=1,", "ends with ','");
-    expect_bad_args(&pol_l1d_mrpb, "mshr=x", "not a number");
-    expect_bad_args(&pol_l1d_mrpb, "depth=0", "depth='0'");
-    expect_bad_args(&pol_l1d_mrpb, "queues=65", "queues='65'");
+    expect_bad_args(&pol_l1d_mrpb, "mshr=1,", "empty field after the last ','");
+    expect_bad_args(&pol_l1d_mrpb, "mshr=x", "mshr=x: expected a whole number");
+    expect_bad_args(&pol_l1d_mrpb, "depth=0", "depth=0: expected a whole number from 1 to 64");
+    expect_bad_args(&pol_l1d_mrpb, "queues=65", "queues=65: expected a whole number from 0 to 64");
 }
 
 /* The reordering queues the SM builds: 8 x 8 by default (seed 002 4.4 (ii)), off with queues=0. */
@@ -158,25 +160,25 @@ static void test_mrpb_reorder_queues(void **state)
 
     (void)state;
     ps_err_clear(&err);
-    st = pol_l1d_mrpb.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_mrpb, &p, &err);
     assert_non_null(st);
     pol_l1d_mrpb.reorder(st, &nq, &depth);
     assert_int_equal(nq, 8);
     assert_int_equal(depth, 8);
-    pol_l1d_mrpb.destroy(st);
+    pol_l1d_destroy(&pol_l1d_mrpb, st);
     p.args = "queues=0";
-    st = pol_l1d_mrpb.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_mrpb, &p, &err);
     assert_non_null(st);
     pol_l1d_mrpb.reorder(st, &nq, &depth);
     assert_int_equal(nq, 0);
-    pol_l1d_mrpb.destroy(st);
+    pol_l1d_destroy(&pol_l1d_mrpb, st);
     p.args = "queues=4,depth=2";
-    st = pol_l1d_mrpb.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_mrpb, &p, &err);
     assert_non_null(st);
     pol_l1d_mrpb.reorder(st, &nq, &depth);
     assert_int_equal(nq, 4);
     assert_int_equal(depth, 2);
-    pol_l1d_mrpb.destroy(st);
+    pol_l1d_destroy(&pol_l1d_mrpb, st);
 }
 
 int main(void)

@@ -32,7 +32,7 @@ static void *try_create(const char *args, uint64_t *counters, struct ps_err *err
     p.args = args;
     p.counters = counters;
     ps_err_clear(err);
-    return pol_l1d_pcbypass.create(&p, err);
+    return pol_l1d_create(&pol_l1d_pcbypass, &p, err);
 }
 
 static void *mk(const char *args, uint64_t *counters)
@@ -110,7 +110,7 @@ static void test_pcbypass_training(void **state)
     assert_int_equal(c[C_ZERO], 22);
     assert_int_equal(c[C_DEC], 3);
     assert_int_equal(c[C_EVICTIONS], 25);
-    pol_l1d_pcbypass.destroy(st);
+    pol_l1d_destroy(&pol_l1d_pcbypass, st);
 }
 
 /* Section 4.4: at the threshold every miss of the PC bypasses; other PCs are untouched. */
@@ -130,7 +130,7 @@ static void test_pcbypass_all_or_nothing(void **state)
         assert_true(miss(st, 8));
     }
     assert_int_equal(c[C_BYPASSES], 1000);
-    pol_l1d_pcbypass.destroy(st);
+    pol_l1d_destroy(&pol_l1d_pcbypass, st);
 }
 
 /* The threshold and the steps are arguments: threshold 2 with inc 2 bypasses after one dead line.
@@ -150,7 +150,7 @@ static void test_pcbypass_parameters(void **state)
     assert_int_equal(ctr(st, 4), 0);
     assert_true(miss(st, 4));
     assert_int_equal(c[C_OFF], 1);
-    pol_l1d_pcbypass.destroy(st);
+    pol_l1d_destroy(&pol_l1d_pcbypass, st);
 }
 
 static struct mem_cache *mk_cache(const char *args)
@@ -240,7 +240,7 @@ static void test_pcbypass_dump(void **state)
     assert_non_null(strstr(buf, "# pc 11 ctr=4 inserts=4 bypasses=0 zero_reuse=4\n"));
     assert_non_null(strstr(buf, "cycle,pc,ctr,bypassing\n103,11,4,1\n"));
     free(buf);
-    pol_l1d_pcbypass.destroy(st);
+    pol_l1d_destroy(&pol_l1d_pcbypass, st);
 }
 
 static void test_pcbypass_args(void **state)

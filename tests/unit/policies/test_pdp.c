@@ -221,10 +221,10 @@ static void test_pdp_writes(void **state)
 static void test_pdp_bad_args(void **state)
 {
     (void)state;
-    expect_bad_args(&pol_l1d_pdp, "pd=70000", "pd='70000' is not a number from 0 to 65535");
-    expect_bad_args(&pol_l1d_pdp, "pd=-1", "not a number");
-    expect_bad_args(&pol_l1d_pdp, "16", "unknown argument '16' (known: pd)");
-    expect_bad_args(&pol_l1d_pdp, "pd=4,bits=2", "unknown argument 'bits=2'");
+    expect_bad_args(&pol_l1d_pdp, "pd=70000", "pd=70000: expected a whole number from 0 to 65535");
+    expect_bad_args(&pol_l1d_pdp, "pd=-1", "pd=-1: expected a whole number");
+    expect_bad_args(&pol_l1d_pdp, "16", "'16': expected key=value (keys: pd)");
+    expect_bad_args(&pol_l1d_pdp, "pd=4,bits=2", "unknown key 'bits' (known: pd)");
 }
 
 int main(void)

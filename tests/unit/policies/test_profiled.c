@@ -34,14 +34,14 @@ static void *gpu_make(struct gpu *g, const char *args, struct ps_err *err)
     ps_err_clear(err);
     p.args = args;
     p.sm = UINT32_MAX;
-    g->sh = pol_l1d_profiled.shared_create(&p, err);
+    g->sh = pol_l1d_shared_create(&pol_l1d_profiled, &p, err);
     if (!g->sh)
         return NULL;
     p.shared = g->sh;
     for (uint32_t i = 0; i < 2; i++) {
         p.sm = i;
         p.counters = g->ctr[i];
-        g->st[i] = pol_l1d_profiled.create(&p, err);
+        g->st[i] = pol_l1d_create(&pol_l1d_profiled, &p, err);
         assert_non_null(g->st[i]);
     }
     return g->sh;
@@ -50,7 +50,7 @@ static void *gpu_make(struct gpu *g, const char *args, struct ps_err *err)
 static void gpu_free(struct gpu *g)
 {
     for (int i = 0; i < 2; i++)
-        pol_l1d_profiled.destroy(g->st[i]);
+        pol_l1d_destroy(&pol_l1d_profiled, g->st[i]);
     pol_l1d_profiled.shared_destroy(g->sh);
 }
 
@@ -180,7 +180,7 @@ static void test_profiled_args(void **state)
     /* an instance without the GPU-wide state is refused */
     p.args = "file=/tmp/x";
     ps_err_clear(&err);
-    assert_null(pol_l1d_profiled.create(&p, &err));
+    assert_null(pol_l1d_create(&pol_l1d_profiled, &p, &err));
     assert_int_equal(err.code, PS_EINVAL);
 }
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "memsys/cache.h"
+#include "policies/create.h"
 #include "policies/l1d.h"
 #include "policies/l1d_builtin.h"
 
@@ -48,7 +49,7 @@ static void open_set(struct set *s, const char *args, uint32_t nsets, uint32_t s
     s->ops = &pol_l1d_rrip;
     s->set = set;
     ps_err_clear(&err);
-    s->st = s->ops->create(&p, &err);
+    s->st = pol_l1d_create(s->ops, &p, &err);
     if (!s->st)
         fail_msg("%s", err.msg);
 }
@@ -110,7 +111,7 @@ static void test_rrip_srrip_victim_order(void **state)
     assert_int_equal(ctr(&s, "hits"), 2);
     assert_int_equal(ctr(&s, "aging_steps"), 2);
     assert_int_equal(ctr(&s, "evictions"), 4);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /*
@@ -138,7 +139,7 @@ static void test_rrip_invalid_first_reserved_never(void **state)
     for (uint32_t w = 0; w < WAYS; w++)
         s.v[w].reserved = true;
     assert_int_equal(s.ops->victim(s.st, 0, s.v, WAYS, 53), WAYS);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /* bits= and insert= change the RRPV width and the insertion value. */
@@ -153,11 +154,11 @@ static void test_rrip_bits_and_insert(void **state)
     assert_int_equal(ctr(&s, "insert_rrpv0"), 4);
     touch(&s, 5); /* all at 0: aged by 7 to reach 7 */
     assert_int_equal(ctr(&s, "aging_steps"), 7);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
     open_set(&s, "bits=3", 1, 0, NULL);
     touch(&s, 1);
     assert_int_equal(ctr(&s, "insert_rrpv3plus"), 1); /* max-1 = 6 */
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /* BRRIP inserts at max except every eps-th insertion, at insert= (deterministic). */
@@ -171,7 +172,7 @@ static void test_rrip_brrip_bimodal(void **state)
         touch(&s, t);
     assert_int_equal(ctr(&s, "insert_rrpv3plus"), 6);
     assert_int_equal(ctr(&s, "insert_rrpv2"), 2);
-    s.ops->destroy(s.st);
+    pol_l1d_destroy(s.ops, s.st);
 }
 
 /*
@@ -188,7 +189,7 @@ static void test_rrip_drrip_dueling(void **state)
                                 .nsms = 1,
                                 .args = "mode=drrip,leaders=4,psel_bits=2"};
     struct ps_err err;
-    void *shared = pol_l1d_rrip.shared_create(&sp, &err);
+    void *shared = pol_l1d_shared_create(&pol_l1d_rrip, &sp, &err);
     struct set follow, lead_s, lead_b;
 
     (void)state;
@@ -210,9 +211,9 @@ static void test_rrip_drrip_dueling(void **state)
     assert_int_equal(ctr(&lead_b, "insert_rrpv3plus"), 3);
     touch(&follow, 3);
     assert_int_equal(ctr(&follow, "insert_rrpv2"), 2);
-    follow.ops->destroy(follow.st);
-    lead_s.ops->destroy(lead_s.st);
-    lead_b.ops->destroy(lead_b.st);
+    pol_l1d_destroy(follow.ops, follow.st);
+    pol_l1d_destroy(lead_s.ops, lead_s.st);
+    pol_l1d_destroy(lead_b.ops, lead_b.st);
     pol_l1d_rrip.shared_destroy(shared);
 }
 
@@ -261,9 +262,9 @@ static void expect_bad(const char *args, const char *words)
     void *st;
 
     ps_err_clear(&err);
-    st = pol_l1d_rrip.create(&p, &err);
+    st = pol_l1d_create(&pol_l1d_rrip, &p, &err);
     if (st)
-        pol_l1d_rrip.destroy(st);
+        pol_l1d_destroy(&pol_l1d_rrip, st);
     assert_null(st);
     assert_int_equal(err.code, PS_EINVAL);
     if (!strstr(err.msg, words))
@@ -274,10 +275,10 @@ static void test_rrip_bad_args(void **state)
 {
     (void)state;
     expect_bad("insert=4", "insert=4 is above the largest RRPV 3");
-    expect_bad("bits=9", "bits='9' is not a number from 1 to 8");
-    expect_bad("mode=lru", "mode='lru' is not one of srrip, brrip, drrip");
-    expect_bad("eps=0", "eps='0'");
-    expect_bad("rrpv=2", "unknown argument 'rrpv=2'");
+    expect_bad("bits=9", "bits=9: expected a whole number from 1 to 8");
+    expect_bad("mode=lru", "mode=lru: expected one of srrip|brrip|drrip");
+    expect_bad("eps=0", "eps=0: expected a whole number from 1 to 1024");
+    expect_bad("rrpv=2", "unknown key 'rrpv'");
 }
 
 int main(void)

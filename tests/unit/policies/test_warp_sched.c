@@ -38,7 +38,7 @@ static void *try_create(const char *spec, uint32_t max_warps, uint32_t nsched, u
         .sched_id = sched_id, .nsched = nsched, .max_warps = max_warps, .args = args};
 
     assert_non_null(ops);
-    return ops->create(&p, err);
+    return pol_warp_sched_create(ops, &p, err);
 }
 
 static struct sched make_sched(const char *spec, uint32_t max_warps, uint32_t nsched,
@@ -62,7 +62,7 @@ static struct sched make(const char *spec)
 
 static void drop(struct sched *s)
 {
-    s->ops->destroy(s->st);
+    pol_warp_sched_destroy(s->ops, s->st);
 }
 
 /* n warps in slots 0..n-1, all valid and ready, older in lower slots. */
@@ -150,7 +150,7 @@ static void test_warp_sched_registry_names(void **state)
         assert_string_equal(ops->name, warp_names[i]);
         assert_string_equal(args, "");
         assert_non_null(ops->create);
-        assert_non_null(ops->destroy);
+        assert_true(ops->destroy || ops->state_size);
         assert_non_null(ops->order);
         for (size_t j = 0; j < i; j++)
             assert_ptr_not_equal(seen[j], ops);
@@ -257,26 +257,31 @@ static void expect_bad(const char *spec, const char *in_msg)
 static void test_warp_sched_bad_args(void **state)
 {
     (void)state;
-    expect_bad("swl:0", "expected swl:N");
-    expect_bad("swl:x", "'swl:x'");
-    expect_bad("swl", "expected swl:N");
-    expect_bad("swl:", "expected swl:N");
-    expect_bad("swl:2:3", "'swl:2:3'");
-    expect_bad("swl:-1", "'swl:-1'");
-    expect_bad("swl:99999999999", "expected swl:N");
+    expect_bad("swl:0", "-gpgpu_scheduler swl: N=0: expected a whole number from 1 to");
+    expect_bad("swl:x", "N=x: expected a whole number from 1 to 4294967295 in swl:N");
+    expect_bad("swl", "'': too few fields, expected swl:N");
+    expect_bad("swl:", "'': too few fields, expected swl:N");
+    expect_bad("swl:2:3", "'2:3': too many fields, expected swl:N");
+    expect_bad("swl:-1", "N=-1: expected a whole number");
+    expect_bad("swl:99999999999", "N=99999999999: expected a whole number");
     expect_bad("swl:33", "exceeds the SM's 32 warp slots");
-    expect_bad("two_level_active:0:0:1", "at least 1 warp");
+    expect_bad("two_level_active:0:0:1", "N=0: expected a whole number from 1 to");
     expect_bad("two_level_active:6:0", "expected two_level_active:N:inner:outer");
     expect_bad("two_level_active", "expected two_level_active:N:inner:outer");
-    expect_bad("two_level_active:6:0:1:2", "expected two_level_active:N:inner:outer");
-    expect_bad("two_level_active:x:0:1", "expected two_level_active:N:inner:outer");
-    expect_bad("two_level_active:6::1", "expected two_level_active:N:inner:outer");
-    expect_bad("two_level_active:6:1:1", "inner policy 1 is not supported");
-    expect_bad("two_level_active:6:0:7", "outer policy 7 is not supported");
-    expect_bad("warp_limiting:1:4", "only prioritisation 2");
-    expect_bad("warp_limiting:2:0", "expected warp_limiting:2:N");
-    expect_bad("warp_limiting:2", "expected warp_limiting:2:N");
-    expect_bad("gto:1", "takes no arguments");
+    expect_bad("two_level_active:6:0:1:2",
+               "too many fields, expected two_level_active:N:inner:outer");
+    expect_bad(
+        "two_level_active:x:0:1",
+        "N=x: expected a whole number from 1 to 4294967295 in two_level_active:N:inner:outer");
+    expect_bad("two_level_active:6::1", "empty field, expected two_level_active:N:inner:outer");
+    expect_bad("two_level_active:6:0:", "ends with ':', expected two_level_active:N:inner:outer");
+    expect_bad("two_level_active:6:1:1", "inner=1 is not supported");
+    expect_bad("two_level_active:6:0:7", "outer=7 is not supported");
+    expect_bad("warp_limiting:1:4", "prio=1: only 2 (greedy then oldest)");
+    expect_bad("warp_limiting:2:0",
+               "N=0: expected a whole number from 1 to 4294967295 in warp_limiting:prio:N");
+    expect_bad("warp_limiting:2", "too few fields, expected warp_limiting:prio:N");
+    expect_bad("gto:1", "-gpgpu_scheduler gto: takes no arguments (got 'gto:1')");
     expect_bad("lrr:x", "takes no arguments");
     expect_bad("oldest:2", "takes no arguments");
 }
