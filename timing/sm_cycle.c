@@ -108,8 +108,8 @@ static void fold_out(struct tm_sm *s)
 }
 
 /*
- * The schedulers from `from` on. When they share state (ws_shared: CCWS's
- * point system per SM), a later scheduler's choice may depend on what a
+ * The schedulers from `from` on. When they share state (ws_shared: a policy's
+ * state per SM), a later scheduler's choice may depend on what a
  * deferred issue tells the policy, so after a deferral the parallel part
  * stops and the ordered part runs the rest.
  */
