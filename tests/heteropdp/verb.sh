@@ -56,6 +56,13 @@ icd="$build/runtime/opencl/.libs/libptxsim_ocl.so"
 if [ -f "$icd" ] && "${CC:-cc}" -std=gnu11 -O1 -o "$tmp/hk" "$top/benchmarks/heteropdp/kernels.c" -lOpenCL -lm; then
     mkdir -p "$tmp/vendors" "$tmp/pm" "$tmp/pocl-cache"
     echo "$icd" >"$tmp/vendors/ptxsim.icd"
+    # A sanitizer build's ICD needs the ASan runtime loaded first (as tests/opencl/run.sh does);
+    # PoCL's and the program's own leaks are not ptxsim's.
+    asan=$(ldd "$icd" 2>/dev/null | awk '/libasan\.so/ { print $3; exit }')
+    if [ -n "$asan" ]; then
+        export LD_PRELOAD="$asan${LD_PRELOAD:+:$LD_PRELOAD}"
+        export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    fi
     {
         echo "# ptxsim-heteropdp-models 1"
         for m in cpu_alone gpu_alone; do
