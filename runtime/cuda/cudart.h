@@ -31,6 +31,26 @@
 /* A second exported name for an implemented function (the _ptsz / _ptds variants). */
 #define RT_ALIAS(fn, name) extern __typeof__(fn) name __attribute__((alias(#fn), visibility("default")))
 
+/*
+ * The per-thread default stream's entry points that are functions of their
+ * own (runtime/cuda/launch.c, stream.c; `--default-stream per-thread` builds
+ * call them). cuda_runtime_api.h declares them only in such builds.
+ */
+RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream);
+RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                            void **args);
+RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
+RT_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
+RT_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                            unsigned int flags);
+RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+RT_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
+                                              void *userData, unsigned int flags);
+RT_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                 unsigned int flags);
+RT_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
+
 /* The machine libcudart reports (the GTX 480 configuration; docs/cuda-runtime.md). */
 #define RT_NSM 15
 #define RT_CORE_HZ 700000000.0          /* core clock of the functional-mode estimate */
