@@ -7,6 +7,8 @@
 #ifndef PTXSIM_ISA_EXEC_INT_H
 #define PTXSIM_ISA_EXEC_INT_H
 
+#include <string.h>
+
 #include "isa/warp.h"
 
 /* Everything one step needs, resolved once. */
@@ -31,6 +33,23 @@ struct xctx {
 static inline uint64_t *x_reg(const struct xctx *x, uint32_t slot)
 {
     return x->w->regs + x->fr->reg_base + (size_t)slot * ISA_WARP_SIZE;
+}
+
+/* The bit patterns of a float and a double, zero-extended to a register value. */
+static inline uint64_t x_f32_bits(float f)
+{
+    uint32_t b;
+
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static inline uint64_t x_f64_bits(double d)
+{
+    uint64_t b;
+
+    memcpy(&b, &d, 8);
+    return b;
 }
 
 static inline uint64_t width_mask(unsigned bits)

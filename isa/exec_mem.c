@@ -13,10 +13,14 @@
 static uint64_t to_generic(uint8_t space, uint64_t a)
 {
     switch (space) {
-    case ISA_SPACE_SHARED: return ISA_SHARED_WINDOW + a;
-    case ISA_SPACE_LOCAL: return ISA_LOCAL_WINDOW + a;
-    case ISA_SPACE_PARAM: return ISA_PARAM_WINDOW + a;
-    default: return a;
+    case ISA_SPACE_SHARED:
+        return ISA_SHARED_WINDOW + a;
+    case ISA_SPACE_LOCAL:
+        return ISA_LOCAL_WINDOW + a;
+    case ISA_SPACE_PARAM:
+        return ISA_PARAM_WINDOW + a;
+    default:
+        return a;
     }
 }
 
@@ -212,7 +216,8 @@ static int exec_ld(struct xctx *x)
     for (uint32_t i = 0; i < n; i++) {
         const struct isa_operand *e = element(x, d, i);
         unsigned bits = e->kind == ISA_OPND_REG
-                            ? isa_type_info((enum isa_type)x->f->regs[e->a].type)->bits : 64;
+                            ? isa_type_info((enum isa_type)x->f->regs[e->a].type)->bits
+                            : 64;
 
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
             uint8_t *p;
@@ -279,22 +284,6 @@ static float as_f32(uint64_t b)
     return f;
 }
 
-static uint64_t f32b(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static uint64_t f64b(double d)
-{
-    uint64_t u;
-
-    memcpy(&u, &d, 8);
-    return u;
-}
-
 static int64_t sx(uint64_t v, unsigned bits)
 {
     return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
@@ -327,35 +316,42 @@ static uint64_t atom_apply(const struct isa_instr *in, uint64_t old, uint64_t b,
     bool is_f = ti->kind == ISA_TK_FLOAT, is_s = ti->kind == ISA_TK_SINT;
     uint64_t m = width_mask(ti->bits);
 
-    if (in->atomop == ISA_ATOM_ADD && (t == ISA_TYPE_F16 || t == ISA_TYPE_BF16 ||
-                                       t == ISA_TYPE_F16X2 || t == ISA_TYPE_BF16X2))
+    if (in->atomop == ISA_ATOM_ADD &&
+        (t == ISA_TYPE_F16 || t == ISA_TYPE_BF16 || t == ISA_TYPE_F16X2 || t == ISA_TYPE_BF16X2))
         return half_atom_add(t, old, b);
 
     switch (in->atomop) {
-    case ISA_ATOM_AND: return old & b;
-    case ISA_ATOM_OR: return old | b;
-    case ISA_ATOM_XOR: return old ^ b;
-    case ISA_ATOM_EXCH: return b;
-    case ISA_ATOM_CAS: return old == b ? c : old;
-    case ISA_ATOM_INC: return old >= b ? 0 : (old + 1) & m;
-    case ISA_ATOM_DEC: return (old == 0 || old > b) ? b : old - 1;
+    case ISA_ATOM_AND:
+        return old & b;
+    case ISA_ATOM_OR:
+        return old | b;
+    case ISA_ATOM_XOR:
+        return old ^ b;
+    case ISA_ATOM_EXCH:
+        return b;
+    case ISA_ATOM_CAS:
+        return old == b ? c : old;
+    case ISA_ATOM_INC:
+        return old >= b ? 0 : (old + 1) & m;
+    case ISA_ATOM_DEC:
+        return (old == 0 || old > b) ? b : old - 1;
     case ISA_ATOM_ADD:
         if (is_f && ti->bits == 32)
-            return f32b(as_f32(old) + as_f32(b));
+            return x_f32_bits(as_f32(old) + as_f32(b));
         if (is_f && ti->bits == 64)
-            return f64b(as_f64(old) + as_f64(b));
+            return x_f64_bits(as_f64(old) + as_f64(b));
         return (old + b) & m;
     case ISA_ATOM_MIN:
         if (is_f)
-            return ti->bits == 32 ? f32b(as_f32(b) < as_f32(old) ? as_f32(b) : as_f32(old))
-                                  : f64b(as_f64(b) < as_f64(old) ? as_f64(b) : as_f64(old));
+            return ti->bits == 32 ? x_f32_bits(as_f32(b) < as_f32(old) ? as_f32(b) : as_f32(old))
+                                  : x_f64_bits(as_f64(b) < as_f64(old) ? as_f64(b) : as_f64(old));
         if (is_s)
             return sx(b, ti->bits) < sx(old, ti->bits) ? b : old;
         return b < old ? b : old;
     case ISA_ATOM_MAX:
         if (is_f)
-            return ti->bits == 32 ? f32b(as_f32(b) > as_f32(old) ? as_f32(b) : as_f32(old))
-                                  : f64b(as_f64(b) > as_f64(old) ? as_f64(b) : as_f64(old));
+            return ti->bits == 32 ? x_f32_bits(as_f32(b) > as_f32(old) ? as_f32(b) : as_f32(old))
+                                  : x_f64_bits(as_f64(b) > as_f64(old) ? as_f64(b) : as_f64(old));
         if (is_s)
             return sx(b, ti->bits) > sx(old, ti->bits) ? b : old;
         return b > old ? b : old;
@@ -404,10 +400,14 @@ static int exec_atom(struct xctx *x)
 static uint64_t window_of(uint8_t space, bool is_entry)
 {
     switch (space) {
-    case ISA_SPACE_SHARED: return ISA_SHARED_WINDOW;
-    case ISA_SPACE_LOCAL: return ISA_LOCAL_WINDOW;
-    case ISA_SPACE_PARAM: return is_entry ? ISA_PARAM_WINDOW : ISA_LOCAL_WINDOW;
-    default: return 0;
+    case ISA_SPACE_SHARED:
+        return ISA_SHARED_WINDOW;
+    case ISA_SPACE_LOCAL:
+        return ISA_LOCAL_WINDOW;
+    case ISA_SPACE_PARAM:
+        return is_entry ? ISA_PARAM_WINDOW : ISA_LOCAL_WINDOW;
+    default:
+        return 0;
     }
 }
 
@@ -441,10 +441,18 @@ static int exec_isspacep(struct xctx *x)
         bool pa = v >= ISA_PARAM_WINDOW && v < ISA_PARAM_WINDOW + ISA_WINDOW_SIZE;
 
         switch (x->in->space) {
-        case ISA_SPACE_SHARED: out[l] = sh; break;
-        case ISA_SPACE_LOCAL: out[l] = lo; break;
-        case ISA_SPACE_PARAM: out[l] = pa; break;
-        default: out[l] = v >= ISA_GLOBAL_BASE && v < ISA_GLOBAL_END; break;
+        case ISA_SPACE_SHARED:
+            out[l] = sh;
+            break;
+        case ISA_SPACE_LOCAL:
+            out[l] = lo;
+            break;
+        case ISA_SPACE_PARAM:
+            out[l] = pa;
+            break;
+        default:
+            out[l] = v >= ISA_GLOBAL_BASE && v < ISA_GLOBAL_END;
+            break;
         }
     }
     x_write(x, &x->ops[0], x->exec, out);
@@ -457,12 +465,17 @@ int x_exec_mem(struct xctx *x)
 
     switch (x->in->op) {
     case ISA_OP_LD:
-    case ISA_OP_LDU: return exec_ld(x);
-    case ISA_OP_ST: return exec_st(x);
+    case ISA_OP_LDU:
+        return exec_ld(x);
+    case ISA_OP_ST:
+        return exec_st(x);
     case ISA_OP_ATOM:
-    case ISA_OP_RED: return exec_atom(x);
-    case ISA_OP_CVTA: return exec_cvta(x);
-    case ISA_OP_ISSPACEP: return exec_isspacep(x);
+    case ISA_OP_RED:
+        return exec_atom(x);
+    case ISA_OP_CVTA:
+        return exec_cvta(x);
+    case ISA_OP_ISSPACEP:
+        return exec_isspacep(x);
     case ISA_OP_CREATEPOLICY: /* cache policies only steer caches we do not model here */
         x_write(x, &x->ops[0], x->exec, zero);
         return 0;

@@ -9,22 +9,6 @@
 #include "isa/devmem.h"
 #include "isa/exec_int.h"
 
-static uint64_t f32_bits(float f)
-{
-    uint32_t b;
-
-    memcpy(&b, &f, 4);
-    return b;
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-
-    memcpy(&b, &d, 8);
-    return b;
-}
-
 /* An immediate converted to the instruction's type t. */
 static uint64_t imm_value(const struct isa_operand *o, enum isa_type t)
 {
@@ -35,25 +19,25 @@ static uint64_t imm_value(const struct isa_operand *o, enum isa_type t)
 
     if (o->kind == ISA_OPND_IMM) {
         if (ti->kind == ISA_TK_FLOAT && ti->bits == 32)
-            return f32_bits((float)o->v.i);
+            return x_f32_bits((float)o->v.i);
         if (ti->kind == ISA_TK_FLOAT && ti->bits == 64)
-            return f64_bits((double)o->v.i);
+            return x_f64_bits((double)o->v.i);
         return (uint64_t)o->v.i & width_mask(ti->bits ? ti->bits : 64);
     }
     if (o->kind == ISA_OPND_F32) {
         b32 = (uint32_t)o->v.bits;
         memcpy(&fl, &b32, 4);
-        return ti->kind == ISA_TK_FLOAT && ti->bits == 64 ? f64_bits(fl) : b32;
+        return ti->kind == ISA_TK_FLOAT && ti->bits == 64 ? x_f64_bits(fl) : b32;
     }
     if (o->kind == ISA_OPND_F64) {
         memcpy(&d, &o->v.bits, 8);
-        return ti->kind == ISA_TK_FLOAT && ti->bits == 32 ? f32_bits((float)d) : o->v.bits;
+        return ti->kind == ISA_TK_FLOAT && ti->bits == 32 ? x_f32_bits((float)d) : o->v.bits;
     }
     d = o->v.f; /* decimal literal */
     if (ti->kind == ISA_TK_FLOAT && ti->bits == 32)
-        return f32_bits((float)d);
+        return x_f32_bits((float)d);
     if (ti->kind == ISA_TK_FLOAT)
-        return f64_bits(d);
+        return x_f64_bits(d);
     return (uint64_t)(int64_t)d & width_mask(ti->bits ? ti->bits : 64);
 }
 

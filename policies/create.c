@@ -93,32 +93,28 @@ void *pol_l1d_shared_create(const struct pol_l1d_ops *ops, const struct pol_l1d_
     return ops->shared_create ? l1d_make(ops, p, ops->shared_create, 0, err) : NULL;
 }
 
-void pol_warp_sched_destroy(const struct pol_warp_sched_ops *ops, void *st)
+/* An instance ends with the policy's destroy, then the registry frees the state it allocated. */
+static void unmake(void (*destroy)(void *), size_t state_size, void *st)
 {
     if (!st)
         return;
-    if (ops->destroy)
-        ops->destroy(st);
-    if (ops->state_size)
+    if (destroy)
+        destroy(st);
+    if (state_size)
         free(st);
+}
+
+void pol_warp_sched_destroy(const struct pol_warp_sched_ops *ops, void *st)
+{
+    unmake(ops->destroy, ops->state_size, st);
 }
 
 void pol_cta_sched_destroy(const struct pol_cta_sched_ops *ops, void *st)
 {
-    if (!st)
-        return;
-    if (ops->destroy)
-        ops->destroy(st);
-    if (ops->state_size)
-        free(st);
+    unmake(ops->destroy, ops->state_size, st);
 }
 
 void pol_l1d_destroy(const struct pol_l1d_ops *ops, void *st)
 {
-    if (!st)
-        return;
-    if (ops->destroy)
-        ops->destroy(st);
-    if (ops->state_size)
-        free(st);
+    unmake(ops->destroy, ops->state_size, st);
 }
