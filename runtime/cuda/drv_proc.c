@@ -30,8 +30,8 @@
 
 DRV_API int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_t flags,
                                 int *symbolStatus);
-DRV_API int cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, uint64_t flags);
 DRV_API int cuGetExportTable(const void **ppExportTable, const unsigned char *pExportTableId);
+DRV_API int cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, uint64_t flags);
 
 struct drv_proc {
     const char *name;
@@ -47,7 +47,7 @@ static const struct drv_proc g_procs[] = {
 #undef DRV_PROC
 #undef DRV_PROC_SELF
 
-/* PTXSIM_DRV_TRACE=1: name every cuGetProcAddress and cuGetExportTable request on stderr. */
+/* PTXSIM_DRV_TRACE=1: name every cuGetProcAddress request on stderr. */
 static bool trace(void)
 {
     const char *t = getenv("PTXSIM_DRV_TRACE");
@@ -117,41 +117,4 @@ int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_
 int cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, uint64_t flags)
 {
     return cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, NULL);
-}
-
-/*
- * The private interface tables CUDA's own libraries ask for by UUID. ptxsim
- * knows none of them yet (docs/cuda-driver.md): the request is named, so a
- * program that needs one says what is missing.
- */
-/* What is known of the private tables programs ask for (docs/cuda-driver.md). */
-static const struct {
-    const char *prefix; /* the UUID's first bytes, in hex */
-    const char *what;
-} g_tables[] = {
-    {"6bd5fb6c", "the CUDA runtime's private interface: a statically linked CUDA runtime (nvcc's "
-                 "default, CuPy) needs it; rebuild with `nvcc -cudart shared`"},
-    {"f8cff951", "a start-up probe of the static CUDA runtime"},
-    {"a094798c", "the tools callback hooks of the static CUDA runtime"},
-    {"da9151d3", "asked by NVRTC and nvJitLink, which work without it"},
-};
-
-int cuGetExportTable(const void **ppExportTable, const unsigned char *pExportTableId)
-{
-    char name[80], hex[33];
-    const char *what = "a private interface table of NVIDIA's libraries";
-
-    if (!ppExportTable || !pExportTableId)
-        return DRV_ERROR_INVALID_VALUE;
-    for (int i = 0; i < 16; i++)
-        snprintf(hex + 2 * i, sizeof(hex) - 2 * (size_t)i, "%02x", pExportTableId[i]);
-    for (size_t i = 0; i < sizeof(g_tables) / sizeof(g_tables[0]); i++)
-        if (!strncmp(hex, g_tables[i].prefix, strlen(g_tables[i].prefix)))
-            what = g_tables[i].what;
-    snprintf(name, sizeof(name), "cuGetExportTable(%s)", hex);
-    *ppExportTable = NULL;
-    if (trace())
-        fprintf(stderr, "ptxsim: trace: %s: not provided\n", name);
-    /* Once per table: NVRTC, for one, asks for a table and does without it. */
-    return drv_stub_refuse(name, what);
 }
