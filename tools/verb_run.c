@@ -1,7 +1,7 @@
 /*
  * `ptxsim run [OPTIONS] -- PROGRAM [ARGS...]`: runs an unmodified CUDA
- * program (built by nvcc with `-cudart shared`, or using the driver API) on
- * ptxsim. It puts the directory of ptxsim's libcudart.so.13 and libcuda.so.1
+ * program (built by nvcc, with the runtime linked statically, nvcc's default,
+ * or shared, or using the driver API) on ptxsim. It puts the directory of ptxsim's libcudart.so.13 and libcuda.so.1
  * (one library, two names) first in LD_LIBRARY_PATH, for the program only
  * (the build tree's when ptxsim runs from its build directory, else the
  * installed one in $(pkglibdir)),
@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "common/err.h"
-#include "frontend/fatbin.h"
 #include "runtime/ptxsim.h"
 #include "tools/verbs.h"
 
@@ -230,47 +229,13 @@ static int resolve(const char *name, char *out, size_t len)
     return -1;
 }
 
-/* Refuses ELF programs that do not load libcudart (static cudart, nvcc's default). */
-static bool has_fatbin(const char *path)
-{
-    struct ps_err err;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    int rc = fatbin_read_elf_section(path, &data, &len, &err);
-
-    free(data);
-    return rc == 0 && len > 0;
-}
-
+/* The program must exist (execvp's error would come after the environment is set up). */
 static int check_program(const char *name)
 {
     char path[PATH_MAX];
-    unsigned char magic[4] = {0};
-    struct ps_err err;
-    bool needs = true;
-    FILE *fp;
 
     if (resolve(name, path, sizeof(path))) {
         fprintf(stderr, "ptxsim run: %s: program not found\n", name);
-        return 1;
-    }
-    fp = fopen(path, "rb");
-    if (!fp || fread(magic, 1, 4, fp) != 4 || memcmp(magic, "\177ELF", 4)) {
-        if (fp)
-            fclose(fp);
-        return 0; /* a script: it may start a CUDA program itself */
-    }
-    fclose(fp);
-    ps_err_clear(&err);
-    /* Statically linked to cudart: carries CUDA kernels but no libcudart dependency.
-       Programs without a fatbin (OpenCL programs, scripts' helpers) run as they are. */
-    if (fatbin_elf_needs_cudart(path, &needs, &err) == 0 && !needs && has_fatbin(path)) {
-        fprintf(stderr,
-                "ptxsim run: %s is linked statically to the CUDA runtime (nvcc's "
-                "default), which needs NVIDIA's private driver tables (cuGetExportTable) that "
-                "ptxsim does not provide yet; rebuild it with `nvcc -cudart shared` to run it "
-                "on ptxsim\n",
-                name);
         return 1;
     }
     return 0;
