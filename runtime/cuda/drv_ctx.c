@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_export.h"
 
 #include <cudaProfiler.h> /* cuProfilerStart/Stop: their prototypes */
 
@@ -247,7 +248,9 @@ DRV_API CUresult cuCtxDestroy_v2(CUcontext ctx)
     release_modules(c, ctx);
     if (g_depth && g_stack[g_depth - 1] == ctx)
         g_depth--;
-    return drv_leave(c, CUDA_SUCCESS);
+    drv_leave(c, CUDA_SUCCESS);
+    drv_cls_release(ctx); /* unlocked: the destructors may call the driver */
+    return CUDA_SUCCESS;
 }
 
 DRV_API CUresult cuCtxPushCurrent_v2(CUcontext ctx)
@@ -457,7 +460,10 @@ DRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 
     if (!r && dev != 0)
         r = CUDA_ERROR_INVALID_DEVICE;
-    return r ? r : DRV_RT(cudaDeviceReset());
+    if (r)
+        return r;
+    drv_cls_release(&g_primary); /* the static runtime's state for the context goes first */
+    return DRV_RT(cudaDeviceReset());
 }
 
 DRV_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)

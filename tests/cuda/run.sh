@@ -17,7 +17,9 @@
 #
 # Environment (from AM_TESTS_ENVIRONMENT): PTXSIM (the ptxsim binary), NVCC
 # (skip, exit 77, when unset or missing), srcdir (top source dir).
-# Optional: CUDA_TEST_MODES (simulation modes to run every program in, default
+# Optional: CUDA_TEST_CUDART (shared, the default: -cudart shared; static: nvcc's
+# default link, the static runtime, which reaches ptxsim through libcuda.so.1),
+# CUDA_TEST_MODES (simulation modes to run every program in, default
 # "functional timing"; with both, a program's stdout must also be the same in
 # both modes), CUDA_TEST_JOBS (parallel builds and runs; default nproc),
 # CUDA_TEST_TIMEOUT (seconds per run; default 60), CUDA_TEST_KEEP=1 (keep
@@ -37,7 +39,14 @@ here="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/cuda"
 jobs="${CUDA_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 limit="${CUDA_TEST_TIMEOUT:-60}"
 modes="${CUDA_TEST_MODES:-functional timing}"
-nvcc_flags="-cudart shared -arch=sm_75 -O2"
+case "${CUDA_TEST_CUDART:-shared}" in
+shared) nvcc_flags="-cudart shared -arch=sm_75 -O2" ;;
+static) nvcc_flags="-arch=sm_75 -O2" ;; # nvcc's default: -cudart static
+*)
+    echo "run.sh: CUDA_TEST_CUDART must be shared or static, not '$CUDA_TEST_CUDART'" >&2
+    exit 1
+    ;;
+esac
 compress_modes="default none speed balance size"
 
 # Multi-file programs: name, sources, extra nvcc flags.
