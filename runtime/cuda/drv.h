@@ -55,6 +55,12 @@ CUresult drv_unsupported(const char *name, const char *why);
 CUcontext drv_ctx_current(void);
 /* The device's primary context. */
 CUcontext drv_ctx_primary(void);
+/*
+ * fn(ctx) is called, without locks held, when a context is destroyed or the
+ * primary context reset (the private context-local storage, drv_export_cls.c,
+ * runs its destructors then). One function; a later call replaces it.
+ */
+void drv_ctx_on_release(void (*fn)(CUcontext ctx));
 
 /* Modules (drv_module.c): the module behind a CUmodule / CUlibrary handle, or NULL. */
 struct rt_fatbin *drv_module_find(struct rt_ctx *c, const void *handle);

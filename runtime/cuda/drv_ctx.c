@@ -16,7 +16,6 @@
 #include <stdlib.h>
 
 #include "runtime/cuda/drv.h"
-#include "runtime/cuda/drv_export.h"
 
 #include <cudaProfiler.h> /* cuProfilerStart/Stop: their prototypes */
 
@@ -161,6 +160,22 @@ CUcontext drv_ctx_primary(void)
     return &g_primary;
 }
 
+/* Who is told that a context's state goes (drv_ctx_on_release); NULL: nobody. */
+static void (*_Atomic g_release)(CUcontext ctx);
+
+void drv_ctx_on_release(void (*fn)(CUcontext ctx))
+{
+    g_release = fn;
+}
+
+static void release_hook(CUcontext ctx)
+{
+    void (*fn)(CUcontext) = g_release;
+
+    if (fn)
+        fn(ctx);
+}
+
 CUresult drv_ready(void)
 {
     CUcontext cur = drv_ctx_current();
@@ -249,7 +264,7 @@ DRV_API CUresult cuCtxDestroy_v2(CUcontext ctx)
     if (g_depth && g_stack[g_depth - 1] == ctx)
         g_depth--;
     drv_leave(c, CUDA_SUCCESS);
-    drv_cls_release(ctx); /* unlocked: the destructors may call the driver */
+    release_hook(ctx); /* unlocked: the destructors may call the driver */
     return CUDA_SUCCESS;
 }
 
@@ -462,7 +477,7 @@ DRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
         r = CUDA_ERROR_INVALID_DEVICE;
     if (r)
         return r;
-    drv_cls_release(&g_primary); /* the static runtime's state for the context goes first */
+    release_hook(&g_primary); /* the static runtime's state for the context goes first */
     return DRV_RT(cudaDeviceReset());
 }
 

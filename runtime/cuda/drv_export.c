@@ -8,7 +8,6 @@
  * (table and slot), so a program that reaches one says what is missing.
  * PTXSIM_DRV_TRACE=1 names every slot call.
  */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +96,18 @@ REFUSE(cudart, 4)
 REFUSE(cudart, 5)
 REFUSE(cudart, 9)
 
-static const void *g_cudart[10];
+const void *const drv_cudart_table[10] = {
+    (const void *)sizeof(drv_cudart_table),
+    (const void *)cudart_load,
+    (const void *)cudart_primary,
+    (const void *)cudart_3,
+    (const void *)cudart_4,
+    (const void *)cudart_5,
+    (const void *)cudart_load_ext,
+    (const void *)cudart_7,
+    (const void *)cudart_load_fatbin,
+    (const void *)cudart_9,
+};
 
 /* ---- a094798c: the tools' runtime callback hooks: two buffers, zero (no tool attached) ---- */
 
@@ -159,47 +169,19 @@ REFUSE(checks, 1)
 static const void *const g_checks[4] = {SIZE_OF(g_checks), (void *)checks_1, (void *)checks_2,
                                         (void *)checks_3};
 
-/* ---- d4082055: the start-up handshake (drv_export_check.c) ---- */
-
-static const void *g_integrity[3];
-
 struct drv_export_table {
     const char *prefix; /* the UUID's bytes in hex, enough of them to tell tables apart */
     const void *const *table;
 };
 
 static const struct drv_export_table g_tables[] = {
-    {"6bd5fb6c5bf4e74a8987d93912fd9df9", g_cudart},
+    {"6bd5fb6c5bf4e74a8987d93912fd9df9", drv_cudart_table},
     {"a094798c2e742e7493f20800200c0a66", g_hooks},
     {"42d85a8123f6cb478298f6e78a3aecdc", g_tools_tls},
     {"c693336e1121df11a8c368f355d89593", drv_cls_table},
     {"263e88607cd2614392f6bbd5006dfa7e", g_checks},
-    {"d4082055bde6704b8d34ba123c66e1f2", g_integrity},
+    {"d4082055bde6704b8d34ba123c66e1f2", drv_integrity_table},
 };
-
-static void fill_tables(void)
-{
-    const void *cudart[10] = {
-        SIZE_OF(g_cudart),          (void *)cudart_load, (void *)cudart_primary,  (void *)cudart_3,
-        (void *)cudart_4,           (void *)cudart_5,    (void *)cudart_load_ext, (void *)cudart_7,
-        (void *)cudart_load_fatbin, (void *)cudart_9,
-    };
-
-    memcpy(g_cudart, cudart, sizeof(cudart));
-    g_integrity[0] = SIZE_OF(g_integrity);
-    g_integrity[1] = (void *)drv_integrity_check;
-    g_integrity[2] = (void *)drv_integrity_2;
-}
-
-const void *drv_export_cudart_table(void)
-{
-    return g_cudart;
-}
-
-const void *drv_export_integrity_table(void)
-{
-    return g_integrity;
-}
 
 /* Tables NVIDIA's libraries ask for that a driver may refuse (their callers go on without). */
 static const struct {
@@ -212,18 +194,18 @@ static const struct {
 
 DRV_API CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
     char name[80], hex[33];
 
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
-    pthread_once(&once, fill_tables);
     for (int i = 0; i < 16; i++)
         snprintf(hex + 2 * i, sizeof(hex) - 2 * (size_t)i, "%02x",
                  (unsigned char)pExportTableId->bytes[i]);
     *ppExportTable = NULL;
     for (size_t i = 0; i < sizeof(g_tables) / sizeof(g_tables[0]); i++)
         if (!strcmp(hex, g_tables[i].prefix)) {
+            if (g_tables[i].table == drv_cls_table) /* its destructors run with contexts */
+                drv_ctx_on_release(drv_cls_release);
             *ppExportTable = g_tables[i].table;
             TRACE("cuGetExportTable(%s): %p", hex, *ppExportTable);
             return CUDA_SUCCESS;

@@ -11,10 +11,10 @@
  * version, the process and thread, the addresses of the two tables and of
  * the slot function, the time, and per device its UUID and PCI domain, bus
  * and device numbers; versions ending in 0 or 1 get fixed answers. MD2 and
- * HMAC are implemented from their RFCs in drv_md2.c.
+ * HMAC are implemented from their RFCs in drv_md2.c. The table is here, so
+ * that its address and its slot's are this file's.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,20 +22,6 @@
 
 #include "runtime/cuda/drv_export.h"
 #include "runtime/cuda/drv_md2.h"
-
-void drv_export_trace(const void *caller, const char *fmt, ...)
-{
-    const char *t = getenv("PTXSIM_DRV_TRACE");
-    va_list ap;
-
-    if (!t || !*t || !strcmp(t, "0"))
-        return;
-    fprintf(stderr, "ptxsim: trace: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, " [called from %p]\n", caller);
-}
 
 /* The key of the handshake's HMAC (a constant of NVIDIA's driver). */
 static const unsigned char k_key[16] = {0x14, 0x6a, 0xdd, 0xae, 0x53, 0xa9, 0xa7, 0x52,
@@ -74,7 +60,7 @@ CUresult drv_integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t r
 {
     unsigned char msg[48 + 28 * 4], *at = msg, digest[16];
     uint32_t words[4] = {DRV_VERSION, version, (uint32_t)getpid(), (uint32_t)pthread_self()};
-    const void *ptrs[3] = {drv_export_cudart_table(), drv_export_integrity_table(),
+    const void *ptrs[3] = {drv_cudart_table, drv_integrity_table,
                            (const void *)drv_integrity_check};
     int count = 0;
     CUresult r;
@@ -101,8 +87,12 @@ CUresult drv_integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t r
     return CUDA_SUCCESS;
 }
 
-CUresult drv_integrity_2(void)
+static CUresult drv_integrity_2(void)
 {
     TRACE("handshake slot 2: refused");
     return drv_unsupported("private table handshake slot 2", "its use is not known");
 }
+
+const void *const drv_integrity_table[3] = {(const void *)sizeof(drv_integrity_table),
+                                            (const void *)drv_integrity_check,
+                                            (const void *)drv_integrity_2};

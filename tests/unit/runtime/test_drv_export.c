@@ -5,7 +5,9 @@
  * the runtime interface's primary context and module load, the tools hooks'
  * buffers, context-local storage (stored, found, removed, destructors called
  * when the context is destroyed), and the handshake's answer: the fixed ones
- * and the HMAC-MD2 of the documented message.
+ * and the HMAC-MD2 of the documented message. Also ptxsim's nvJitLink
+ * (runtime/cuda/nvjitlink.c), through nvJitLink.h's inline wrappers: PTX
+ * links into PTX that loads; -lto, a missing -arch and cubins are refused.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -17,6 +19,7 @@
 
 #include <cmocka.h>
 #include <cuda.h>
+#include <nvJitLink.h>
 
 #include "runtime/cuda/drv_md2.h"
 
@@ -217,6 +220,42 @@ static void test_handshake(void **state)
     assert_int_equal(check(13002, 1, NULL), CUDA_ERROR_INVALID_VALUE);
 }
 
+static void test_nvjitlink(void **state)
+{
+    const char *opts[] = {"-arch=sm_75", "-O3"}, *lto[] = {"-arch=sm_75", "-lto"};
+    static const char elf[] = "\177ELF....";
+    nvJitLinkHandle h = NULL;
+    size_t size = 0;
+    char out[4096], log[256];
+    CUmodule mod = NULL;
+    CUfunction fn = NULL;
+
+    (void)state;
+    assert_int_equal(nvJitLinkCreate(&h, 1, opts + 1), NVJITLINK_ERROR_MISSING_ARCH);
+    assert_null(h);
+    assert_int_equal(nvJitLinkCreate(&h, 2, lto), NVJITLINK_ERROR_UNRECOGNIZED_OPTION);
+    assert_int_equal(nvJitLinkCreate(&h, 2, opts), NVJITLINK_SUCCESS);
+    assert_int_equal(nvJitLinkAddData(h, NVJITLINK_INPUT_ANY, elf, sizeof(elf), "x.cubin"),
+                     NVJITLINK_ERROR_INVALID_INPUT);
+    assert_int_equal(nvJitLinkGetErrorLogSize(h, &size), NVJITLINK_SUCCESS);
+    assert_true(size > 1 && size <= sizeof(log));
+    assert_int_equal(nvJitLinkGetErrorLog(h, log), NVJITLINK_SUCCESS);
+    assert_non_null(strstr(log, "cubin"));
+    assert_int_equal(nvJitLinkGetLinkedCubinSize(h, &size), NVJITLINK_ERROR_INTERNAL);
+    assert_int_equal(nvJitLinkAddData(h, NVJITLINK_INPUT_PTX, ptx, sizeof(ptx), "nop.ptx"),
+                     NVJITLINK_SUCCESS);
+    assert_int_equal(nvJitLinkComplete(h), NVJITLINK_SUCCESS);
+    assert_int_equal(nvJitLinkGetLinkedCubinSize(h, &size), NVJITLINK_SUCCESS);
+    assert_true(size > 1 && size <= sizeof(out));
+    assert_int_equal(nvJitLinkGetLinkedCubin(h, out), NVJITLINK_SUCCESS);
+    assert_non_null(strstr(out, ".entry nop")); /* the "cubin" is PTX text */
+    assert_int_equal(cuModuleLoadData(&mod, out), CUDA_SUCCESS);
+    assert_int_equal(cuModuleGetFunction(&fn, mod, "nop"), CUDA_SUCCESS);
+    assert_int_equal(cuModuleUnload(mod), CUDA_SUCCESS);
+    assert_int_equal(nvJitLinkDestroy(&h), NVJITLINK_SUCCESS);
+    assert_null(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_context_local_storage),
         cmocka_unit_test(test_handshake),
+        cmocka_unit_test(test_nvjitlink),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
