@@ -183,27 +183,36 @@ static CUresult resource(const CUDA_RESOURCE_DESC *in, struct cudaResourceDesc *
     }
 }
 
-/* The element kind of a resource, which decides the read mode. */
-static enum cudaChannelFormatKind resource_kind(const struct cudaResourceDesc *r)
+/* The channel description of a resource, whose kind and size decide the read mode. */
+static struct cudaChannelFormatDesc resource_channel(const struct cudaResourceDesc *r)
 {
-    struct cudaChannelFormatDesc d = {0, 0, 0, 0, cudaChannelFormatKindFloat};
+    struct cudaChannelFormatDesc d = {32, 0, 0, 0, cudaChannelFormatKindFloat};
 
     if (r->resType == cudaResourceTypeLinear)
-        return r->res.linear.desc.f;
+        return r->res.linear.desc;
     if (r->resType == cudaResourceTypePitch2D)
-        return r->res.pitch2D.desc.f;
+        return r->res.pitch2D.desc;
     cudaGetChannelDesc(&d, r->res.array.array);
-    return d.f;
+    return d;
+}
+
+/* Whether the texels are 8- or 16-bit integers, the ones a read may normalise to floats. */
+static bool normalisable(const struct cudaResourceDesc *r)
+{
+    struct cudaChannelFormatDesc d = resource_channel(r);
+
+    return d.f != cudaChannelFormatKindFloat && d.x < 32;
 }
 
 /*
- * Integer texels read as normalised floats unless CU_TRSF_READ_AS_INTEGER is set (the
- * driver's default is the runtime's cudaReadModeNormalizedFloat); floats read as they are.
+ * 8- and 16-bit integer texels read as normalised floats unless CU_TRSF_READ_AS_INTEGER is
+ * set (the driver's default is the runtime's cudaReadModeNormalizedFloat); 32-bit integers
+ * and floats read as they are (CUDA normalises no 32-bit texel).
  */
 static void texture(const CUDA_TEXTURE_DESC *in, const struct cudaResourceDesc *res,
                     struct cudaTextureDesc *out)
 {
-    bool integer = resource_kind(res) != cudaChannelFormatKindFloat;
+    bool integer = normalisable(res);
 
     memset(out, 0, sizeof(*out));
     for (int i = 0; i < 3; i++)
@@ -261,6 +270,98 @@ DRV_API CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOUR
 DRV_API CUresult cuSurfObjectDestroy(CUsurfObject surfObject)
 {
     DRV_CALL(cudaDestroySurfaceObject((cudaSurfaceObject_t)surfObject));
+}
+
+/* The driver's description of a runtime resource (the inverse of resource()). */
+static void resource_back(const struct cudaResourceDesc *in, CUDA_RESOURCE_DESC *out)
+{
+    unsigned n = 0;
+
+    memset(out, 0, sizeof(*out));
+    switch (in->resType) {
+    case cudaResourceTypeArray:
+        out->resType = CU_RESOURCE_TYPE_ARRAY;
+        out->res.array.hArray = (CUarray)in->res.array.array;
+        break;
+    case cudaResourceTypeLinear:
+        out->resType = CU_RESOURCE_TYPE_LINEAR;
+        out->res.linear.devPtr = (CUdeviceptr)(uintptr_t)in->res.linear.devPtr;
+        out->res.linear.sizeInBytes = in->res.linear.sizeInBytes;
+        array_format(&in->res.linear.desc, &out->res.linear.format, &n);
+        out->res.linear.numChannels = n;
+        break;
+    default: /* pitched: the only other kind resource() makes */
+        out->resType = CU_RESOURCE_TYPE_PITCH2D;
+        out->res.pitch2D.devPtr = (CUdeviceptr)(uintptr_t)in->res.pitch2D.devPtr;
+        out->res.pitch2D.width = in->res.pitch2D.width;
+        out->res.pitch2D.height = in->res.pitch2D.height;
+        out->res.pitch2D.pitchInBytes = in->res.pitch2D.pitchInBytes;
+        array_format(&in->res.pitch2D.desc, &out->res.pitch2D.format, &n);
+        out->res.pitch2D.numChannels = n;
+        break;
+    }
+}
+
+DRV_API CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject)
+{
+    struct cudaResourceDesc res;
+    CUresult r = drv_ready();
+
+    if (!r && !pResDesc)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r)
+        r = DRV_RT(cudaGetTextureObjectResourceDesc(&res, (cudaTextureObject_t)texObject));
+    if (!r)
+        resource_back(&res, pResDesc);
+    return r;
+}
+
+DRV_API CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject)
+{
+    struct cudaResourceDesc res;
+    CUresult r = drv_ready();
+
+    if (!r && !pResDesc)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r)
+        r = DRV_RT(cudaGetSurfaceObjectResourceDesc(&res, (cudaSurfaceObject_t)surfObject));
+    if (!r)
+        resource_back(&res, pResDesc);
+    return r;
+}
+
+/* The driver's texture description (the inverse of texture(): flags for the read mode). */
+DRV_API CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject)
+{
+    struct cudaResourceDesc res;
+    struct cudaTextureDesc tex;
+    CUresult r = drv_ready();
+
+    if (!r && !pTexDesc)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r)
+        r = DRV_RT(cudaGetTextureObjectTextureDesc(&tex, (cudaTextureObject_t)texObject));
+    if (!r)
+        r = DRV_RT(cudaGetTextureObjectResourceDesc(&res, (cudaTextureObject_t)texObject));
+    if (r)
+        return r;
+    memset(pTexDesc, 0, sizeof(*pTexDesc));
+    for (int i = 0; i < 3; i++)
+        pTexDesc->addressMode[i] = (CUaddress_mode)tex.addressMode[i];
+    pTexDesc->filterMode = (CUfilter_mode)tex.filterMode;
+    if (tex.readMode == cudaReadModeElementType && normalisable(&res))
+        pTexDesc->flags |= CU_TRSF_READ_AS_INTEGER;
+    if (tex.normalizedCoords)
+        pTexDesc->flags |= CU_TRSF_NORMALIZED_COORDINATES;
+    if (tex.sRGB)
+        pTexDesc->flags |= CU_TRSF_SRGB;
+    memcpy(pTexDesc->borderColor, tex.borderColor, sizeof(pTexDesc->borderColor));
+    pTexDesc->maxAnisotropy = tex.maxAnisotropy;
+    pTexDesc->mipmapFilterMode = (CUfilter_mode)tex.mipmapFilterMode;
+    pTexDesc->mipmapLevelBias = tex.mipmapLevelBias;
+    pTexDesc->minMipmapLevelClamp = tex.minMipmapLevelClamp;
+    pTexDesc->maxMipmapLevelClamp = tex.maxMipmapLevelClamp;
+    return CUDA_SUCCESS;
 }
 
 DRV_API CUresult cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost,

@@ -170,6 +170,7 @@ DRV_API CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunc
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
     case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: /* the default policy */
         *pi = 0;
         break;
     default:
