@@ -3,7 +3,9 @@
 # `ptxsim run --mode MODE -- python3 TEST.py` in a virtual environment where pip
 # installed its package, and passes when it prints "PASS <name>".
 #   cuda_python_driver.py  cuda-python (cuda.bindings.driver): PTX module, launch
-# (numba-cuda and CuPy do not run yet and are not tested here: docs/cuda-driver.md, "Python".)
+#   numba_kernel.py        numba-cuda: a @cuda.jit kernel (the toolkit's libNVVM; linked by
+#                          the driver's cuLink*, since ptxsim's nvJitLink has no LTO)
+# (CuPy is not tested here: docs/cuda-driver.md, "Python".)
 # A test whose package pip cannot install (no network, no wheel) is skipped with a
 # message; the script skips (77) when none could run. Environment: PTXSIM, CUDA_DIR,
 # PYTHON (default python3), PTXSIM_PY_VENV (a virtual environment to reuse; default: a
@@ -32,7 +34,8 @@ export CUDA_HOME="$cuda" # numba-cuda finds libNVVM and libdevice there
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # name|pip packages
-tests="cuda_python_driver|cuda-python"
+tests="cuda_python_driver|cuda-python
+numba_kernel|numba-cuda"
 pass=0
 fail=0
 ran=0
