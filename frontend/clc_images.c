@@ -185,12 +185,16 @@ static LLVMValueRef lower_read(struct lower *l, LLVMValueRef call, enum geom g, 
     snprintf(l->cons, sizeof(l->cons), "%s", f ? "=f,=f,=f,=f" : "=r,=r,=r,=r");
     l->outs = 4;
     add_arg(l, as_handle(l, LLVMGetOperand(call, 0)), "l");
-    add_arg(l, smp ? as_handle(l, LLVMGetOperand(call, 1))
-                   : LLVMConstInt(LLVMInt64TypeInContext(l->ctx), 0x10, 0), /* no sampler */
+    add_arg(l,
+            smp ? as_handle(l, LLVMGetOperand(call, 1))
+                : LLVMConstInt(LLVMInt64TypeInContext(l->ctx), 0x10, 0), /* no sampler */
             "l");
     add_coords(l, g, c, ph, sizeof(ph));
     snprintf(text, sizeof(text), "tex.%s.v4.%s.%s {$0, $1, $2, $3}, [$4, $5, {%s}];", geom_ptx[g],
-             f ? "f32" : unsig ? "u32" : "s32", float_elements(LLVMTypeOf(c)) ? "f32" : "s32", ph);
+             f       ? "f32"
+             : unsig ? "u32"
+                     : "s32",
+             float_elements(LLVMTypeOf(c)) ? "f32" : "s32", ph);
     r = call_asm(l, LLVMStructTypeInContext(l->ctx, four, 4, 0), text, false);
     for (unsigned k = 0; k < 4; k++)
         v = LLVMBuildInsertElement(l->b, v, LLVMBuildExtractValue(l->b, r, k, "t"),
@@ -242,8 +246,7 @@ static LLVMValueRef lower_query(struct lower *l, LLVMValueRef call, const char *
 
         v = LLVMConstNull(rt);
         for (unsigned k = 0; k < n && k < 3; k++)
-            v = LLVMBuildInsertElement(l->b, v, txq(l, call, dim[k]), LLVMConstInt(i32, k, 0),
-                                       "d");
+            v = LLVMBuildInsertElement(l->b, v, txq(l, call, dim[k]), LLVMConstInt(i32, k, 0), "d");
         return v;
     }
     v = txq(l, call, what);
@@ -274,8 +277,10 @@ static int lower_call(struct lower *l, LLVMValueRef call, const char *name, cons
     LLVMValueRef v = NULL;
 
     if (g < 0)
-        return ps_err_set(err, PS_ENOTSUP, "OpenCL image type '%s' is not supported (depth and "
-                          "multisample images)", it);
+        return ps_err_set(err, PS_ENOTSUP,
+                          "OpenCL image type '%s' is not supported (depth and "
+                          "multisample images)",
+                          it);
     LLVMPositionBuilderBefore(l->b, call);
     l->nargs = 0;
     l->cons[0] = 0;
@@ -313,8 +318,8 @@ static int lower_function(struct lower *l, LLVMValueRef f, const char *mangled, 
         LLVMValueRef call = LLVMGetUser(u);
         const char *it;
 
-        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f || !LLVMGetNumArgOperands(call) ||
-            !(it = image_type(LLVMGetOperand(call, 0))))
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f ||
+            !LLVMGetNumArgOperands(call) || !(it = image_type(LLVMGetOperand(call, 0))))
             return 0; /* not an image built-in: left for check_resolved */
         if ((rc = lower_call(l, call, name, mangled, it, err)))
             return rc;
@@ -339,10 +344,11 @@ static void lower_samplers(struct lower *l)
             return;
         rt = LLVMTypeOf(call);
         LLVMPositionBuilderBefore(l->b, call);
-        bits = LLVMBuildZExtOrBitCast(l->b, LLVMGetOperand(call, 0),
-                                      LLVMInt64TypeInContext(l->ctx), "smp");
-        v = LLVMGetTypeKind(rt) == LLVMPointerTypeKind ? LLVMBuildIntToPtr(l->b, bits, rt, "smp")
-                                                      : LLVMBuildTruncOrBitCast(l->b, bits, rt, "smp");
+        bits = LLVMBuildZExtOrBitCast(l->b, LLVMGetOperand(call, 0), LLVMInt64TypeInContext(l->ctx),
+                                      "smp");
+        v = LLVMGetTypeKind(rt) == LLVMPointerTypeKind
+                ? LLVMBuildIntToPtr(l->b, bits, rt, "smp")
+                : LLVMBuildTruncOrBitCast(l->b, bits, rt, "smp");
         LLVMReplaceAllUsesWith(call, v);
         LLVMInstructionEraseFromParent(call);
     }

@@ -96,7 +96,8 @@ bool isa_cl_sampler_valid(uint32_t bits)
 {
     uint32_t filter = bits & 0x30, addr = bits & ISA_CLK_ADDR_MASK;
 
-    if (bits & ~UINT32_C(0x3F) || (filter != ISA_CLK_FILTER_NEAREST && filter != ISA_CLK_FILTER_LINEAR))
+    if (bits & ~UINT32_C(0x3F) ||
+        (filter != ISA_CLK_FILTER_NEAREST && filter != ISA_CLK_FILTER_LINEAR))
         return false;
     return addr <= ISA_CLK_ADDR_MIRRORED_REPEAT;
 }
@@ -111,9 +112,9 @@ bool isa_cl_texobj_format(struct isa_texobj *t, uint32_t order, uint32_t type)
     t->cl_type = (uint16_t)type;
     t->chan_bits = (uint8_t)(bytes >= 4 ? 32 : bytes * 8);
     t->nchan = (uint8_t)(bytes >= 4 ? bytes / 4 : 1);
-    t->kind = isa_cl_class_of(type) == ISA_CLC_SIGNED ? ISA_TEXK_SIGNED
+    t->kind = isa_cl_class_of(type) == ISA_CLC_SIGNED             ? ISA_TEXK_SIGNED
               : type == ISA_CL_FLOAT || type == ISA_CL_HALF_FLOAT ? ISA_TEXK_FLOAT
-                                                                 : ISA_TEXK_UNSIGNED;
+                                                                  : ISA_TEXK_UNSIGNED;
     return true;
 }
 

@@ -177,8 +177,8 @@ static int cl_fetch(struct xctx *x, uint32_t l, const struct isa_texobj *t, cons
     if (s >> 32 || !isa_cl_sampler_valid((uint32_t)s))
         return isa_fault(x->w, l, PS_EINVAL, 0, "sampler value 0x%llx is not an OpenCL sampler",
                          (unsigned long long)s);
-    return isa_cl_sample(isa_device_mem(x->p->dev), t, (uint32_t)s, cf, ci, fc, layer, as_float,
-                         v, addr);
+    return isa_cl_sample(isa_device_mem(x->p->dev), t, (uint32_t)s, cf, ci, fc, layer, as_float, v,
+                         addr);
 }
 
 /* The lane's texel from CUDA texture object t (tex or tld4). */
@@ -242,8 +242,8 @@ static int exec_tex(struct xctx *x, bool gather)
                                          : "a separate sampler (independent texturing mode) "
                                            "applies to OpenCL images only");
         else
-            rc = cuda_fetch(x, t, gather, cf, ci, fc, layered ? (uint32_t)c[0][l] : 0, as_float,
-                            &v, &addr[l]);
+            rc = cuda_fetch(x, t, gather, cf, ci, fc, layered ? (uint32_t)c[0][l] : 0, as_float, &v,
+                            &addr[l]);
         if (rc == PS_EINVAL)
             return rc;
         if (rc)

@@ -17,28 +17,10 @@
 #include "isa/texture.h"
 #include "runtime/opencl/ocl.h"
 
-/* The device's image limits (CL_DEVICE_IMAGE*), those of a Fermi GPU's OpenCL driver. */
-#define IMG2D_MAX 16384
-#define IMG3D_MAX 2048
-#define IMG_BUFFER_MAX (1u << 27)
-#define IMG_ARRAY_MAX 2048
-
-size_t ocl_image_limit(cl_device_info name)
-{
-    switch (name) {
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-        return IMG2D_MAX;
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-        return IMG3D_MAX;
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-        return IMG_BUFFER_MAX;
-    default:
-        return IMG_ARRAY_MAX;
-    }
-}
+#define IMG2D_MAX OCL_IMG2D_MAX
+#define IMG3D_MAX OCL_IMG3D_MAX
+#define IMG_BUFFER_MAX OCL_IMG_BUFFER_MAX
+#define IMG_ARRAY_MAX OCL_IMG_ARRAY_MAX
 
 /* The element size of a format, or an error: a bad descriptor, or a format not supported. */
 static cl_int format_check(const cl_image_format *f, size_t *elem)
@@ -52,13 +34,16 @@ static cl_int format_check(const cl_image_format *f, size_t *elem)
     switch (f->image_channel_order) { /* a valid padded order ptxsim lacks */
     case CL_Rx:
         return isa_cl_elem_bytes(CL_R, f->image_channel_data_type)
-                   ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+                   ? CL_IMAGE_FORMAT_NOT_SUPPORTED
+                   : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     case CL_RGx:
         return isa_cl_elem_bytes(CL_RG, f->image_channel_data_type)
-                   ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+                   ? CL_IMAGE_FORMAT_NOT_SUPPORTED
+                   : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     case CL_RGBx:
         return isa_cl_elem_bytes(CL_RGB, f->image_channel_data_type)
-                   ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+                   ? CL_IMAGE_FORMAT_NOT_SUPPORTED
+                   : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     default:
         return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     }
@@ -229,9 +214,8 @@ static cl_int image_check(cl_context c, cl_mem_flags flags, const cl_image_forma
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags,
-                                              const cl_image_format *fmt,
-                                              const cl_image_desc *desc, void *host,
-                                              cl_int *errcode)
+                                              const cl_image_format *fmt, const cl_image_desc *desc,
+                                              void *host, cl_int *errcode)
 {
     struct ocl_image *im = calloc(1, sizeof(*im));
     cl_mem m = calloc(1, sizeof(*m));
@@ -363,8 +347,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_
         return CL_INVALID_CONTEXT;
     if (ocl_check_mem_flags(f & ~(cl_mem_flags)(CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR),
                             NULL) ||
-        t < CL_MEM_OBJECT_IMAGE2D || t > CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-        (n == 0 && fmts))
+        t < CL_MEM_OBJECT_IMAGE2D || t > CL_MEM_OBJECT_IMAGE1D_BUFFER || (n == 0 && fmts))
         return CL_INVALID_VALUE;
     for (cl_channel_order o = CL_R; o <= CL_LUMINANCE; o++) {
         for (cl_channel_type ty = CL_SNORM_INT8; ty <= CL_FLOAT; ty++) {

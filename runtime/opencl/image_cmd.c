@@ -28,10 +28,11 @@ static bool layered(const struct ocl_image *im)
 }
 
 /* OpenCL's origin and region for image im into b (CL_INVALID_VALUE when outside or bad). */
-static cl_int to_box(const struct ocl_image *im, const size_t *o, const size_t *r, struct img_box *b)
+static cl_int to_box(const struct ocl_image *im, const size_t *o, const size_t *r,
+                     struct img_box *b)
 {
     cl_mem_object_type t = im->desc.image_type;
-    unsigned used = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ? 1
+    unsigned used = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER  ? 1
                     : t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 2
                                                                                      : 3;
 
@@ -151,8 +152,8 @@ static bool boxes_meet(const struct img_box *a, const struct img_box *b)
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem s, cl_mem d,
                                                    const size_t *so, const size_t *dO,
-                                                   const size_t *r, cl_uint nw,
-                                                   const cl_event *wl, cl_event *e)
+                                                   const size_t *r, cl_uint nw, const cl_event *wl,
+                                                   cl_event *e)
 {
     cl_ulong t = ocl_now_ns();
     struct img_box sb, db;
@@ -236,11 +237,10 @@ static cl_int image_buffer(cl_command_queue q, cl_mem img, struct img_box *b, cl
     return rc;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s,
-                                                           cl_mem d, const size_t *so,
-                                                           const size_t *r, size_t dO,
-                                                           cl_uint nw, const cl_event *wl,
-                                                           cl_event *e)
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s, cl_mem d,
+                                                           const size_t *so, const size_t *r,
+                                                           size_t dO, cl_uint nw,
+                                                           const cl_event *wl, cl_event *e)
 {
     cl_ulong t = ocl_now_ns();
     struct img_box b;
@@ -253,11 +253,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, c
     return rc ? rc : ocl_event_done(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, t, CL_COMPLETE, e);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s,
-                                                           cl_mem d, size_t so,
-                                                           const size_t *dO, const size_t *r,
-                                                           cl_uint nw, const cl_event *wl,
-                                                           cl_event *e)
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s, cl_mem d,
+                                                           size_t so, const size_t *dO,
+                                                           const size_t *r, cl_uint nw,
+                                                           const cl_event *wl, cl_event *e)
 {
     cl_ulong t = ocl_now_ns();
     struct img_box b;
@@ -285,10 +284,9 @@ static void *map_target(cl_mem m, struct img_box *b)
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem m, cl_bool block,
-                                                 cl_map_flags f, const size_t *o,
-                                                 const size_t *r, size_t *rp, size_t *sp,
-                                                 cl_uint nw, const cl_event *wl, cl_event *e,
-                                                 cl_int *errcode)
+                                                 cl_map_flags f, const size_t *o, const size_t *r,
+                                                 size_t *rp, size_t *sp, cl_uint nw,
+                                                 const cl_event *wl, cl_event *e, cl_int *errcode)
 {
     cl_ulong t = ocl_now_ns();
     struct img_box b;
@@ -312,8 +310,11 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem m, c
         free(map);
         ptr = NULL;
     } else {
-        *map = (struct ocl_mapping){.ptr = ptr, .write = (f & ~CL_MAP_READ) != 0,
-                                    .next = m->maps, .row = b.row, .slice = b.slice};
+        *map = (struct ocl_mapping){.ptr = ptr,
+                                    .write = (f & ~CL_MAP_READ) != 0,
+                                    .next = m->maps,
+                                    .row = b.row,
+                                    .slice = b.slice};
         memcpy(map->origin, b.o, sizeof(b.o));
         memcpy(map->region, b.r, sizeof(b.r));
         m->maps = map;

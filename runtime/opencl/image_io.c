@@ -7,8 +7,8 @@
 
 #include "runtime/opencl/ocl.h"
 
-int ocl_image_rows(struct ptxsim_device *dev, cl_mem m, const size_t *origin,
-                   const size_t *region, void *host, size_t row, size_t slice, bool to_dev)
+int ocl_image_rows(struct ptxsim_device *dev, cl_mem m, const size_t *origin, const size_t *region,
+                   void *host, size_t row, size_t slice, bool to_dev)
 {
     const struct ocl_image *im = m->img;
     size_t bytes = region[0] * im->elem;

@@ -332,8 +332,11 @@ bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, si
 cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c,
                                                           const cl_ulong *props,
                                                           cl_int *errcode);
-/* The device's image size limits (image.c): the answer of a CL_DEVICE_IMAGE*_MAX_* query. */
-size_t ocl_image_limit(cl_device_info name);
+/* The GPU device's image limits (CL_DEVICE_IMAGE*), those of a Fermi GPU's OpenCL driver. */
+#define OCL_IMG2D_MAX 16384
+#define OCL_IMG3D_MAX 2048
+#define OCL_IMG_BUFFER_MAX (1u << 27)
+#define OCL_IMG_ARRAY_MAX 2048
 
 /* Maps a ptxsim error code to an OpenCL one. */
 cl_int ocl_error(int ps_code);

@@ -499,12 +499,15 @@ static cl_int device_info_sizes(cl_device_info name, size_t size, void *value, s
         INFO_T(size_t, 1 << 20);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+        INFO_T(size_t, OCL_IMG2D_MAX);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+        INFO_T(size_t, OCL_IMG3D_MAX);
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+        INFO_T(size_t, OCL_IMG_BUFFER_MAX);
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-        INFO_T(size_t, ocl_image_limit(name));
+        INFO_T(size_t, OCL_IMG_ARRAY_MAX);
     default:
         return -1;
     }

@@ -39,8 +39,13 @@ CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool norm,
     else if (!(s = calloc(1, sizeof(*s))))
         rc = CL_OUT_OF_HOST_MEMORY;
     if (s) {
-        *s = (struct _cl_sampler){.dispatch = &ocl_dispatch, .magic = OCL_MAGIC_SAMPLER,
-                                  .refs = 1, .ctx = c, .norm = norm, .addr = am, .filter = fm,
+        *s = (struct _cl_sampler){.dispatch = &ocl_dispatch,
+                                  .magic = OCL_MAGIC_SAMPLER,
+                                  .refs = 1,
+                                  .ctx = c,
+                                  .norm = norm,
+                                  .addr = am,
+                                  .filter = fm,
                                   .bits = bits};
         ocl_registry_add(s);
         clRetainContext(c);
@@ -51,8 +56,7 @@ CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool norm,
 }
 
 /* OpenCL 2.0's form, which ocl-icd dispatches: a 0-terminated list (cl_sampler_properties). */
-cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c,
-                                                          const cl_ulong *props,
+cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c, const cl_ulong *props,
                                                           cl_int *errcode)
 {
     cl_bool norm = CL_TRUE;

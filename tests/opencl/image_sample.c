@@ -158,8 +158,8 @@ static void run(struct h_env *h, cl_kernel k, size_t n)
 }
 
 #define NC 14
-static const float ux[NC] = {-1.3f, -0.5f, 0.0f, 0.25f, 0.5f, 0.9f, 1.7f,
-                             2.5f,  3.0f,  3.99f, 4.0f, 4.6f, 5.2f, 9.4f};
+static const float ux[NC] = {-1.3f, -0.5f, 0.0f,  0.25f, 0.5f, 0.9f, 1.7f,
+                             2.5f,  3.0f,  3.99f, 4.0f,  4.6f, 5.2f, 9.4f};
 
 /* Every sampler at every coordinate pair (ux[i], ux[j] * H / W), against the reference. */
 static void samplers(struct h_env *h, cl_program p, cl_mem img)
@@ -188,7 +188,8 @@ static void samplers(struct h_env *h, cl_program p, cl_mem img)
                         float x = ux[i], y = ux[j] * (float)H / (float)W;
 
                         /* none: only coordinates whose every texel is inside (8.2) */
-                        if (am[m] == CL_ADDRESS_NONE && (x < 1.0f || x > 3.0f || y < 0.9f || y > 2.0f))
+                        if (am[m] == CL_ADDRESS_NONE &&
+                            (x < 1.0f || x > 3.0f || y < 0.9f || y > 2.0f))
                             x = 1.5f, y = 1.25f;
                         c[i * NC + j].s[0] = norm ? x / W : x;
                         c[i * NC + j].s[1] = norm ? y / H : y;
@@ -207,8 +208,9 @@ static void samplers(struct h_env *h, cl_program p, cl_mem img)
                         float want = ref_sample(c[i].s[0], c[i].s[1], ch, norm, am[m], lin);
 
                         if (memcmp(&want, &out[i].s[ch], sizeof(float)) && bad++ < 5)
-                            fprintf(stderr, "norm %d mode %d lin %d at (%g, %g) ch %d: %g, want %g\n",
-                                    norm, m, lin, c[i].s[0], c[i].s[1], ch, out[i].s[ch], want);
+                            fprintf(stderr,
+                                    "norm %d mode %d lin %d at (%g, %g) ch %d: %g, want %g\n", norm,
+                                    m, lin, c[i].s[0], c[i].s[1], ch, out[i].s[ch], want);
                         snprintf(tag, sizeof(tag), "s%d%d%d_%d_%d", norm, m, lin, i, ch);
                         h_out_f(tag, out[i].s[ch], lin ? 4 : 0);
                     }
@@ -260,8 +262,9 @@ static void int_coords(struct h_env *h, cl_program p, cl_mem img)
             int in = x >= 0 && y >= 0 && x < W && y < H;
 
             for (int ch = 0; ch < 4; ch++) {
-                float want = m ? texel(clampi(x, 0, W - 1), clampi(y, 0, H - 1), ch)
-                               : in ? texel(x, y, ch) : 0.0f;
+                float want = m    ? texel(clampi(x, 0, W - 1), clampi(y, 0, H - 1), ch)
+                             : in ? texel(x, y, ch)
+                                  : 0.0f;
 
                 bad += want != out[i].s[ch];
             }
@@ -275,8 +278,8 @@ static void int_coords(struct h_env *h, cl_program p, cl_mem img)
     run(h, kc, 1);
     h_read(h, ob, sizeof(cout), cout);
     out4("const", 3, cout, 4);
-    h_out_chk("const_mirror", cout[0].s[1] == ref_sample(1.3f, -0.4f, 1, 1,
-                                                         CL_ADDRESS_MIRRORED_REPEAT, 1));
+    h_out_chk("const_mirror",
+              cout[0].s[1] == ref_sample(1.3f, -0.4f, 1, 1, CL_ADDRESS_MIRRORED_REPEAT, 1));
     h_out_chk("const_edge", cout[1].s[0] == texel(3, 1, 0));
     h_out_chk("no_sampler", cout[2].s[2] == texel(2, 1, 2));
     clReleaseMemObject(cb);
@@ -294,7 +297,8 @@ static void set_args(cl_kernel k, int n, const cl_mem *args)
 /* Channel orders and types: conversions, swizzles, border colours, integer reads. */
 static void formats(struct h_env *h, cl_program p)
 {
-    cl_uchar bgra[2 * 2 * 4] = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 255};
+    cl_uchar bgra[2 * 2 * 4] = {10, 20,  30,  40,  50,  60,  70,  80,
+                                90, 100, 110, 120, 130, 140, 150, 255};
     cl_float r[2 * 2] = {0.5f, 1.5f, 2.5f, 3.5f};
     cl_short si[2 * 2 * 4] = {-1, 2, -300, 4, 5, -6, 7, -8, 9, 10, 11, 12, -32768, 32767, 0, 1};
     cl_uchar ui[2 * 2] = {1, 2, 250, 251};
@@ -356,8 +360,12 @@ static cl_mem image(struct h_env *h, cl_mem_object_type t, size_t w, size_t hh, 
                     size_t arr, cl_mem buf, void *data)
 {
     cl_image_format f = {CL_R, CL_FLOAT};
-    cl_image_desc desc = {.image_type = t, .image_width = w, .image_height = hh,
-                          .image_depth = d, .image_array_size = arr, .buffer = buf};
+    cl_image_desc desc = {.image_type = t,
+                          .image_width = w,
+                          .image_height = hh,
+                          .image_depth = d,
+                          .image_array_size = arr,
+                          .buffer = buf};
     cl_int rc;
     cl_mem m = clCreateImage(h->ctx, CL_MEM_READ_ONLY | (data ? CL_MEM_COPY_HOST_PTR : 0), &f,
                              &desc, data, &rc);
@@ -407,8 +415,8 @@ static void dims(struct h_env *h, cl_program p)
     }
     h_out_chk("3d_linear", fabsf(f[0].s[0] - want) <= 1e-5f * want);
     h_out_chk("1d", f[1].s[0] == 2.0f);
-    h_out_chk("1d_array_layer_rint", f[2].s[0] == 5.0f); /* layer rint(0.8) = 1, x 1 */
-    h_out_chk("2d_array_layer", f[3].s[0] == 14.5f); /* layer 2 between (0, 1) and (1, 1) */
+    h_out_chk("1d_array_layer_rint", f[2].s[0] == 5.0f);     /* layer rint(0.8) = 1, x 1 */
+    h_out_chk("2d_array_layer", f[3].s[0] == 14.5f);         /* layer 2 between (0, 1) and (1, 1) */
     h_out_chk("2d_array_layer_clamped", f[4].s[0] == 21.0f); /* layer 3, x 1, y 1 */
     h_out_chk("1d_buffer", f[5].s[0] == 3.0f);
     for (int i = 0; i < 5; i++)
