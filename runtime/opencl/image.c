@@ -22,6 +22,14 @@
 #define IMG_BUFFER_MAX OCL_IMG_BUFFER_MAX
 #define IMG_ARRAY_MAX OCL_IMG_ARRAY_MAX
 
+bool ocl_context_has_gpu(cl_context c)
+{
+    for (cl_uint i = 0; i < c->ndev; i++)
+        if (c->devs[i] == ocl_device())
+            return true;
+    return false;
+}
+
 /* The element size of a format, or an error: a bad descriptor, or a format not supported. */
 static cl_int format_check(const cl_image_format *f, size_t *elem)
 {
@@ -199,6 +207,11 @@ static cl_int image_check(cl_context c, cl_mem_flags flags, const cl_image_forma
 
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
         return CL_INVALID_CONTEXT;
+    if (!ocl_context_has_gpu(c)) {
+        ocl_notify(c, "clCreateImage: images are not supported on the CPU device, the "
+                      "context's only device");
+        return CL_INVALID_OPERATION;
+    }
     if ((rc = ocl_check_mem_flags(flags, host)))
         return rc;
     if ((rc = format_check(fmt, &im->elem)))

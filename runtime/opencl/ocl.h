@@ -332,6 +332,9 @@ bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, si
 cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c,
                                                           const cl_ulong *props,
                                                           cl_int *errcode);
+/* Whether context c has the GPU device, the one that supports images (image.c). */
+bool ocl_context_has_gpu(cl_context c);
+
 /* The GPU device's image limits (CL_DEVICE_IMAGE*), those of a Fermi GPU's OpenCL driver. */
 #define OCL_IMG2D_MAX 16384
 #define OCL_IMG3D_MAX 2048
