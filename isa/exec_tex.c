@@ -10,7 +10,10 @@
  *
  * OpenCL images (isa/climage.h) use independent texturing: tex names the
  * image and a sampler, [img, smp, {coords}], where smp holds the sampler_t
- * bits; tex without a sampler reads as OpenCL's sampler-less reads do.
+ * bits; tex without a sampler reads as OpenCL's sampler-less reads do. The
+ * image and sampler may be registers or .texref/.samplerref kernel
+ * parameters (whose values are the handle and the bits); module-scope
+ * references stay refused.
  * Formatted surface access (suld.p / sust.p, x in elements, values converted
  * to and from the image's format) works on OpenCL images.
  */
@@ -42,12 +45,40 @@ static const struct isa_operand *elem(const struct xctx *x, const struct isa_ope
     return i ? NULL : o;
 }
 
+/*
+ * A .texref / .samplerref / .surfref kernel parameter named as an operand (the PTX of
+ * OpenCL compilers in independent mode): its value, the handle or sampler bits the launch
+ * passed, into every lane of out. false when h is no such parameter.
+ */
+static bool param_ref(struct xctx *x, const struct isa_operand *h, uint64_t *out)
+{
+    uint8_t space;
+    uint64_t a, v;
+
+    enum isa_type t;
+
+    if (h->kind != ISA_OPND_SYM || h->symscope != ISA_SYM_PARAM || !x->f->is_entry)
+        return false;
+    t = (enum isa_type)x->f->params[h->a].type;
+    if (t != ISA_TYPE_TEXREF && t != ISA_TYPE_SAMPLERREF && t != ISA_TYPE_SURFREF)
+        return false;
+    a = x_sym_addr(x, h->symscope, h->a, &space);
+    if (a >= x->L->param_bytes || x->L->param_bytes - a < sizeof(v))
+        return false;
+    memcpy(&v, x->L->params + a, sizeof(v));
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+        out[l] = v;
+    return true;
+}
+
 /* Per-lane object handles of the operand [h] or [h, coords]; PS_ENOTSUP for a .texref. */
 static int handles(struct xctx *x, const struct isa_operand *o, uint64_t *out, uint64_t *tmp)
 {
     const struct isa_operand *h = o->kind == ISA_OPND_BRLIST ? elem(x, o, 0) : o;
     const uint64_t *v;
 
+    if (param_ref(x, h, out))
+        return 0;
     if (h->kind == ISA_OPND_ADDR && (h->flags & ISA_OPF_ADDR_REG)) {
         v = x_reg(x, h->a);
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
@@ -213,7 +244,7 @@ static int exec_tex(struct xctx *x, bool gather)
                          "tld4 is supported on 2d textures with a component (.r .g .b .a)");
     if ((rc = handles(x, src, h, tmp)))
         return rc;
-    if (indep)
+    if (indep && !param_ref(x, elem(x, src, 1), smp))
         memcpy(smp, x_src(x, elem(x, src, 1), ISA_TYPE_U64, tmp), sizeof(smp));
     first = layered ? 1 : 0;
     for (uint32_t i = 0; i < 4; i++)

@@ -4,7 +4,8 @@
  * intensity and luminance, missing channels, packed 565/555/101010, snorm,
  * half, saturation and round-to-nearest-even), and through PTX the
  * independent-mode tex with a sampler operand (repeat and mirrored repeat,
- * the clamp border colour by order, layer clamping), sust.p and txq on an
+ * the clamp border colour by order, layer clamping, image and sampler as
+ * .texref/.samplerref kernel parameters), sust.p and txq on an
  * OpenCL image, and the faults: a bad sampler value, a separate sampler on
  * a CUDA texture object, sust.p on a CUDA surface.
  */
@@ -144,6 +145,13 @@ static const char ptx[] =
         "sust.p.2d.v4.b32.zero [%rd1, {%r1, %r2}], {%f1, %f2, %f1, %f1};\n"
         "sust.p.2d.v4.b32.zero [%rd1, {%r3, %r2}], {%f2, %f2, %f2, %f2};\n"
         "ret;\n}\n"
+        ".visible .entry ref(.param .u64 out, .param .texref img, .param .samplerref smp)\n"
+        "{\n"
+        ".reg .b64 %rd<2>;\n.reg .f32 %f<8>;\n"
+        "ld.param.u64 %rd1, [out];\nmov.f32 %f1, 0f3FC00000;\n"
+        "tex.2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [img, smp, {%f1, %f1}];\n"
+        "st.global.v4.f32 [%rd1], {%f2, %f3, %f4, %f5};\n"
+        "ret;\n}\n"
         ".visible .entry q(.param .u64 out, .param .u64 img)\n"
         "{\n"
         ".reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n"
@@ -246,6 +254,15 @@ static void test_climage_engine(void **state)
         assert_int_equal(q[0], ISA_CL_R);
         assert_int_equal(q[1], ISA_CL_FLOAT);
         assert_int_equal(q[2], 2);
+    }
+    /* .texref and .samplerref kernel parameters: texel (1, 1) */
+    {
+        void *args[3] = {&out, &r, &smp};
+
+        smp = ISA_CLK_FILTER_NEAREST;
+        assert_int_equal(ptxsim_launch(m, "ref", one, one, 0, args), 0);
+        assert_int_equal(ptxsim_memcpy_dtoh(d, res, out, 16), 0);
+        assert_true(res[0] == 6.0f);
     }
     /* faults: a value that is no sampler */
     smp = 0x7;
