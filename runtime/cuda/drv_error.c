@@ -7,6 +7,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_stubs.h"
+#include "runtime/cuda/stubs.h"
 
 _Static_assert(DRV_SUCCESS == CUDA_SUCCESS && DRV_ERROR_INVALID_VALUE == CUDA_ERROR_INVALID_VALUE &&
                    DRV_ERROR_NOT_FOUND == CUDA_ERROR_NOT_FOUND,
@@ -104,7 +105,11 @@ DRV_API CUresult cuGetErrorString(CUresult error, const char **pStr)
 
 int drv_stub_unsupported(const char *name)
 {
-    return (int)drv_unsupported(name, NULL);
+    char rt[128];
+
+    /* The runtime's name of the same call (cuGraphCreate: cudaGraphCreate) names its feature. */
+    snprintf(rt, sizeof(rt), "cuda%s", name + 2);
+    return (int)drv_unsupported(name, rt_feature_of(rt));
 }
 
 int drv_stub_refuse(const char *name, const char *why)
