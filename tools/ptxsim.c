@@ -14,7 +14,7 @@ struct verb {
 static const struct verb verbs[] = {
     {"ptx", verb_ptx, "parse PTX files and summarise their kernels (--print, --roundtrip)"},
     {"exec", verb_exec, "run one kernel of a PTX file functionally with given arguments"},
-    {"run", verb_run, "run a CUDA program (built with nvcc -cudart shared) on ptxsim"},
+    {"run", verb_run, "run a CUDA program (built by nvcc, static or shared) on ptxsim"},
     {"objdump", verb_objdump, "list the fat binary entries of a CUDA program, print their PTX"},
     {"sweep", verb_sweep, "run an app list over machines and policies, locally or on Slurm"},
     {"stats", verb_stats, "statistics JSON files as one table (--csv: a row per run and kernel)"},

@@ -1,8 +1,9 @@
 /*
  * `ptxsim run [OPTIONS] -- PROGRAM [ARGS...]`: runs an unmodified CUDA
- * program (built by nvcc, with the runtime linked statically, nvcc's default,
- * or shared, or using the driver API) on ptxsim. It puts the directory of ptxsim's libcudart.so.13 and libcuda.so.1
- * (one library, two names) first in LD_LIBRARY_PATH, for the program only
+ * program (built by nvcc with the runtime linked statically, nvcc's default,
+ * or shared, or using the driver API) on ptxsim. It puts the directory of
+ * ptxsim's libcudart.so.13, libcuda.so.1 and libnvJitLink.so.13 (one library,
+ * three names) first in LD_LIBRARY_PATH, for the program only
  * (the build tree's when ptxsim runs from its build directory, else the
  * installed one in $(pkglibdir)),
  * passes the options to the library through PTXSIM_* variables and execs
@@ -55,8 +56,9 @@ static void usage(FILE *out)
                  "  --memcheck           stop at the first device access outside an allocation\n"
                  "                       (-o ptxsim_memcheck=1; default: such accesses inside\n"
                  "                       mapped pages succeed as on a GPU and are counted)\n"
-                 "A CUDA PROGRAM must be built with `nvcc -cudart shared` or use the driver\n"
-                 "API (libcuda.so.1); NVRTC programs run as they are.\n");
+                 "A CUDA PROGRAM may be built by nvcc with any -cudart (static, nvcc's\n"
+                 "default, or shared) or use the driver API (libcuda.so.1); NVRTC, nvJitLink\n"
+                 "(PTX only) and numba-cuda programs run as they are.\n");
 }
 
 static int add_option(struct run_opts *o, const char *kv)
