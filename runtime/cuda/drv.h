@@ -32,7 +32,9 @@ CUresult drv_result(cudaError_t e);
  */
 void drv_last_save(void);
 CUresult drv_last_restore(cudaError_t e);
-#define DRV_RT(call) (drv_last_save(), drv_last_restore(call))
+/* drv_last_restore at the end of a driver call (DRV_RT): there a thread may wait for exit. */
+CUresult drv_rt_return(cudaError_t e);
+#define DRV_RT(call) (drv_last_save(), drv_rt_return(call))
 
 /*
  * The prologue of driver calls that touch the device: CUDA_ERROR_NOT_INITIALIZED
@@ -48,6 +50,8 @@ bool drv_initialized(void);
 void drv_mark_initialized(void);
 /* The check of drv_enter without the lock: 0, NOT_INITIALIZED or INVALID_CONTEXT. */
 CUresult drv_ready(void);
+/* Whether exit() has begun: modules are then left to the library's destructor (drv_ctx.c). */
+bool drv_exiting(void);
 /* Prints "ptxsim: NAME is not supported (WHY)" once per name; returns CUDA_ERROR_NOT_SUPPORTED. */
 CUresult drv_unsupported(const char *name, const char *why);
 

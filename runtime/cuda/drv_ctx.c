@@ -12,8 +12,10 @@
  * uses the primary context, as the runtime API does, and a thread where the
  * runtime API ran has the primary context current (cuCtxGetCurrent says so).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "runtime/cuda/drv.h"
 
@@ -59,11 +61,59 @@ void drv_last_save(void)
     rt_thread()->driver_depth++;
 }
 
+/*
+ * Set once exit() has begun (an exit handler registered when the library
+ * loads). A statically linked CUDA runtime unloads its modules from its own
+ * exit handler; if another thread is running a kernel then, the driver call
+ * takes the lock as the runtime's exit path does (the launch is abandoned),
+ * so the process ends instead of waiting for the kernel. The thread whose
+ * launch was abandoned, and any other thread that calls the driver while the
+ * process exits, never returns into the runtime, whose state the exit
+ * handlers are freeing: it waits there until the process ends, as a thread
+ * blocked in a real driver does.
+ */
+static _Atomic bool g_exiting;
+static pthread_t g_exit_thread;
+
+static void mark_exiting(void)
+{
+    g_exit_thread = pthread_self();
+    g_exiting = true;
+}
+
+/* How many drv_enter locks the calling thread holds: it parks only when it holds none. */
+static _Thread_local int t_held;
+
+static void park_if_exiting(void)
+{
+    if (g_exiting && t_held <= 0 && !pthread_equal(pthread_self(), g_exit_thread))
+        for (;;)
+            pause();
+}
+
+__attribute__((constructor)) static void watch_exit(void)
+{
+    atexit(mark_exiting);
+}
+
+bool drv_exiting(void)
+{
+    return g_exiting;
+}
+
 CUresult drv_last_restore(cudaError_t e)
 {
     rt_thread()->last = g_saved_last;
     rt_thread()->driver_depth--;
     return drv_result(e);
+}
+
+CUresult drv_rt_return(cudaError_t e)
+{
+    CUresult r = drv_last_restore(e);
+
+    park_if_exiting();
+    return r;
 }
 
 CUresult drv_result(cudaError_t e)
@@ -105,13 +155,20 @@ CUresult drv_enter(struct rt_ctx **c)
     if (r)
         return r;
     drv_last_save();
-    return drv_last_restore(rt_lock(c));
+    r = drv_last_restore(g_exiting ? rt_lock_for_exit(c) : rt_lock(c));
+    if (*c)
+        t_held++;
+    return r;
 }
 
 CUresult drv_leave(struct rt_ctx *c, CUresult r)
 {
-    if (c)
+    if (c) {
         pthread_mutex_unlock(&c->lock);
+        if (t_held > 0) /* not so for the few calls that lock with rt_lock themselves */
+            t_held--;
+    }
+    park_if_exiting();
     return r;
 }
 

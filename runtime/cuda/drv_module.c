@@ -30,6 +30,8 @@ struct rt_fatbin *drv_module_find(struct rt_ctx *c, const void *handle)
 
 void drv_module_unlink(struct rt_ctx *c, struct rt_fatbin *fb)
 {
+    if (drv_exiting())
+        return; /* an abandoned launch may still use it: the library's destructor frees it */
     for (struct rt_fatbin **pf = &c->fatbins; *pf; pf = &(*pf)->next)
         if (*pf == fb) {
             *pf = fb->next;
