@@ -102,8 +102,8 @@ static int load_bubble(FILE *f, const char *path, struct rt_hpdp_models *out, st
     return 0;
 }
 
-void rt_hpdp_curves(const struct rt_hpdp_models *m, const char *cls,
-                    const struct hpdp_bubble **llc, const struct hpdp_bubble **dram)
+void rt_hpdp_curves(const struct rt_hpdp_models *m, const char *cls, const struct hpdp_bubble **llc,
+                    const struct hpdp_bubble **dram)
 {
     *llc = &m->llc;
     *dram = &m->dram;

@@ -54,8 +54,8 @@ struct rt_hpdp_models {
 };
 
 /* The curves of co-runner class cls: its own where bubble.txt has them, else the shared ones. */
-void rt_hpdp_curves(const struct rt_hpdp_models *m, const char *cls,
-                    const struct hpdp_bubble **llc, const struct hpdp_bubble **dram);
+void rt_hpdp_curves(const struct rt_hpdp_models *m, const char *cls, const struct hpdp_bubble **llc,
+                    const struct hpdp_bubble **dram);
 
 /* What sets the pressure a kernel puts on the co-runners (docs/heteropdp.md, "Bubble-up"). */
 struct rt_hpdp_press {

@@ -15,7 +15,7 @@ static const double weights[NWEIGHTS] = {0.5, 1.0, 1.5, 2.0, 2.5};
 struct cwork {
     const struct hpdp_sample *c, *g; /* representative co-located launches */
     uint32_t nco;
-    double alone[2], coloc[2];            /* measured OpenCL times (s), [enum hpdp_dev] */
+    double alone[2], coloc[2];             /* measured OpenCL times (s), [enum hpdp_dev] */
     double sd_meas[2][HPDP_MAX_CORUNNERS]; /* co-runners' slowdowns (GPU side modelled) */
     double ta[2], tc[2];                   /* predicted */
     double sd_pred[2][HPDP_MAX_CORUNNERS];
@@ -25,7 +25,8 @@ struct cwork {
 struct cstat {
     size_t n;
     struct hpdp_confusion conf[NWEIGHTS];
-    double fair[NWEIGHTS][4];  /* summed measured fairness: always-CPU, always-GPU, HeteroPDP, oracle */
+    double fair[NWEIGHTS]
+               [4]; /* summed measured fairness: always-CPU, always-GPU, HeteroPDP, oracle */
     double lg[NWEIGHTS][4];    /* summed log OpenCL co-located time, same order */
     double ratio_lo, ratio_hi; /* measured fairness ratio F_CMP / F_GPU at weight 1 */
 };
@@ -152,7 +153,8 @@ static size_t gather(const struct hpdp_samples *s, const struct rt_hpdp_models *
             continue;
         for (uint32_t c = 0; c < k.nco && c < HPDP_MAX_CORUNNERS; c++)
             k.sd_meas[HPDP_CPU][c] = cs->sd[c] > 1 ? cs->sd[c] : 1.0;
-        /* the GPU side: no real DMA traffic exists, so the class's DRAM curve at the measured time */
+        /* the GPU side: no real DMA traffic exists, so the class's DRAM curve at the measured time
+         */
         rt_hpdp_corunner_slowdowns(m, &k.g->dyn, k.coloc[HPDP_GPU], p, k.nco,
                                    (const char(*)[16])k.g->co, sdg);
         for (uint32_t c = 0; c < k.nco && c < HPDP_MAX_CORUNNERS; c++)
@@ -228,9 +230,9 @@ static int write_workloads(const char *out, const struct cwork *w, size_t n,
                "co_sd_cpu,co_sd_gpu,pred_co_sd_cpu,pred_co_sd_gpu,heteropdp,oracle\n");
     for (size_t i = 0; i < n; i++) {
         const struct cwork *k = &w[i];
-        fprintf(f, "%s,%s,%.0f,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", k->c->app,
-                k->c->kernel, k->c->dyn.threads, k->nco, k->alone[0], k->alone[1], k->coloc[0],
-                k->coloc[1], k->ta[0], k->ta[1], k->tc[0], k->tc[1]);
+        fprintf(f, "%s,%s,%.0f,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", k->c->app, k->c->kernel,
+                k->c->dyn.threads, k->nco, k->alone[0], k->alone[1], k->coloc[0], k->coloc[1],
+                k->ta[0], k->ta[1], k->tc[0], k->tc[1]);
         for (int s = 0; s < 2; s++) /* per device, the co-runners' measured then predicted */
             for (int d = 0; d < 2; d++) {
                 const double *v = s ? k->sd_pred[d] : k->sd_meas[d];
@@ -328,8 +330,7 @@ static void write_group(FILE *md, const struct cstat *s, const char *title, cons
     fprintf(md, ".\n");
 }
 
-int hpdp_coloc_report(const struct rt_hpdp_models *m, const char *out,
-                      const struct hpdp_samples *s)
+int hpdp_coloc_report(const struct rt_hpdp_models *m, const char *out, const struct hpdp_samples *s)
 {
     struct rt_hpdp_press p = {envd("PTXSIM_HETEROPDP_CPU_LANES", 8.0),
                               envd("PTXSIM_HETEROPDP_LLC_MB", 8.0),

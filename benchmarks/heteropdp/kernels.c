@@ -286,8 +286,8 @@ static void rates(volatile double **cnt, int n, double *rate, double t0, const d
  * HPDP_REPEAT_S: relaunches kernel k for that many seconds; with co-runners,
  * logs their slowdowns beside it (the file comment).
  */
-static void repeat(cl_command_queue q, cl_kernel kern, size_t global, size_t local, const char *kname,
-                   size_t buf_bytes)
+static void repeat(cl_command_queue q, cl_kernel kern, size_t global, size_t local,
+                   const char *kname, size_t buf_bytes)
 {
     const char *w = getenv("HPDP_REPEAT_S"), *dir = getenv("PTXSIM_HETEROPDP_CORUNNERS");
     const char *logp = getenv("PTXSIM_HETEROPDP_LOG"), *app = getenv("PTXSIM_HETEROPDP_APP");
