@@ -7,14 +7,17 @@
 # held-out kernel-set program (benchmarks/heteropdp/kernels.c) in functional
 # mode: it must pass its own checks, log a prediction for every launch, and
 # run each kernel on the device the models favour (CPU when PoCL is there); with a
-# co-runner in the telemetry, PTXSIM_HETEROPDP=fair must log fairness and pick the fairer GPU.
+# co-runner in the telemetry, PTXSIM_HETEROPDP=fair must log fairness and pick the fairer GPU,
+# and use the co-runner's class curves, deterministically. The co-located smoke path: a
+# synthetic log beside one (and two) co-runners, whose co-located report (coloc.md) must
+# have its fields and be exact.
 # Environment (AM_TESTS_ENVIRONMENT): top_builddir, srcdir, CC.
 set -u
 top="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}"
 build="${top_builddir:-$top/build}"
 ptxsim="$build/ptxsim"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-hpdpverb.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $1"; fail=1; }
 
@@ -151,6 +154,25 @@ if [ -f "$icd" ] && "${CC:-cc}" -std=gnu11 -O1 -o "$tmp/hk" "$top/benchmarks/het
     else
         bad "kernel set under the fair policy failed: $(cat "$tmp/hk.out" "$tmp/hk.err" | tail -5)"
     fi
+    # The co-runner's own class curves: a compute-bound one (weight 1) loses nothing to the CPU placement,
+    # so the kernel goes where its own slowdown is smaller (the CPU: the GPU's transfer slows).
+    # Twice, for identical decisions and predicted values.
+    echo "corunner-compute compute 1 4 30" >"$tmp/co/$$.corunner"
+    printf 'llc 1 1 compute\ndram 1 1 compute\n' >>"$tmp/pm/bubble.txt"
+    for r in 1 2; do
+        PTXSIM_MODE=functional PTXSIM_HETEROPDP=fair PTXSIM_HETEROPDP_MODELS="$tmp/pm" \
+            PTXSIM_HETEROPDP_CORUNNERS="$tmp/co" PTXSIM_HETEROPDP_LOG="$tmp/class$r.log" \
+            OCL_ICD_VENDORS="$tmp/vendors" POCL_CACHE_DIR="$tmp/pocl-cache" \
+            "$tmp/hk" "$top/benchmarks/heteropdp/kernels.cl" 1024 vadd copy >"$tmp/hk.out" 2>"$tmp/hk.err" ||
+            bad "kernel set beside a compute co-runner failed: $(tail -5 "$tmp/hk.err")"
+        grep -o 'kernel=[a-z]* dev=[a-z]*\|ta_cpu=.*' "$tmp/class$r.log" >"$tmp/class$r.dec"
+    done
+    [ "$(grep -c 'co=compute .*sd_cpu=1,\? *sd_gpu=1' "$tmp/class1.log")" = 2 ] ||
+        bad "compute class: curves not used: $(cat "$tmp/class1.log")"
+    if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+        grep -q 'kernel=vadd dev=cpu' "$tmp/class1.log" || bad "compute class: vadd did not go to the CPU"
+    fi
+    cmp -s "$tmp/class1.dec" "$tmp/class2.dec" || bad "fair decisions differ between identical runs"
 fi
 [ "$fail" = 0 ] && echo "PASS: heteropdp train, report and policy"
 exit "$fail"
