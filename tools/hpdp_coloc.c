@@ -330,6 +330,38 @@ static void write_group(FILE *md, const struct cstat *s, const char *title, cons
     fprintf(md, ".\n");
 }
 
+/* fairness.svg: mean measured fairness per co-runner weight, four placements side by side. */
+static int fairness_svg(const char *out, const struct cstat *s)
+{
+    static const char *const colour[4] = {"#999", "#669", "#c33", "#3a3"};
+    char path[1024];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/fairness.svg", out);
+    if (!(f = fopen(path, "w")))
+        return -1;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"460\" height=\"280\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n<text x=\"10\" y=\"16\">Mean "
+            "measured fairness by co-runner weight (%zu workloads, one co-runner)</text>\n"
+            "<text x=\"10\" y=\"34\" fill=\"#999\">always-CPU</text><text x=\"90\" "
+            "y=\"34\" fill=\"#669\">always-GPU</text><text x=\"170\" y=\"34\" "
+            "fill=\"#c33\">HeteroPDP</text><text x=\"250\" y=\"34\" fill=\"#3a3\">oracle"
+            "</text>\n",
+            s->n);
+    for (int k = 0; s->n && k < NWEIGHTS; k++) {
+        for (int j = 0; j < 4; j++) {
+            double h = 200 * s->fair[k][j] / (double)s->n;
+            fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"16\" height=\"%.1f\" fill=\"%s\"/>\n",
+                    30 + k * 85 + j * 17, 250 - h, h, colour[j]);
+        }
+        fprintf(f, "<text x=\"%d\" y=\"268\">w %.1f</text>\n", 45 + k * 85, weights[k]);
+    }
+    fprintf(f, "<line x1=\"25\" y1=\"50\" x2=\"450\" y2=\"50\" stroke=\"#ccc\"/>"
+               "<text x=\"2\" y=\"54\">1.0</text>\n</svg>\n");
+    return fclose(f) ? -1 : 0;
+}
+
 int hpdp_coloc_report(const struct rt_hpdp_models *m, const char *out, const struct hpdp_samples *s)
 {
     struct rt_hpdp_press p = {envd("PTXSIM_HETEROPDP_CPU_LANES", 8.0),
@@ -357,7 +389,10 @@ int hpdp_coloc_report(const struct rt_hpdp_models *m, const char *out, const str
                     "pressure) with it on the simulated GPU.\n");
         write_group(md, &st[0], "One co-runner", "72%; weighted 0.5-2.5 about 75%");
         write_group(md, &st[1], "Two co-runners, same models (no retraining)", "70%");
-        rc = write_errors(out, s, m, md) || write_workloads(out, w, n, pick, opt) ? -1 : (int)n;
+        rc = write_errors(out, s, m, md) || write_workloads(out, w, n, pick, opt) ||
+                     fairness_svg(out, &st[0])
+                 ? -1
+                 : (int)n;
         if (fclose(md))
             rc = -1;
     }

@@ -16,7 +16,7 @@
  * Writes OUT/coloc.md (accuracy and [predicted, optimal] table with one
  * co-runner and with two, fairness of always-CPU, always-GPU, HeteroPDP and
  * the oracle per weight, co-located model error within 20%),
- * OUT/coloc_workloads.csv and OUT/coloc_error_cdf.csv.
+ * OUT/coloc_workloads.csv, OUT/coloc_error_cdf.csv and OUT/fairness.svg.
  */
 #ifndef PTXSIM_TOOLS_HPDP_COLOC_H
 #define PTXSIM_TOOLS_HPDP_COLOC_H

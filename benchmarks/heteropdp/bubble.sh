@@ -9,7 +9,8 @@
 # The first victim's curves are also written untagged: the shared curves that
 # serve a co-runner of a class with none of its own. The load average is
 # recorded in the header: on a shared 2-core machine every bubble also takes
-# a core from the victim, which the curves include.
+# a core from the victim, which the curves include, and the other jobs' load
+# drifts, so the victim's alone rate is measured again right before each point.
 #
 #   benchmarks/heteropdp/bubble.sh OUT SECONDS CLASS:MB [CLASS:MB...]
 set -eu
@@ -28,22 +29,23 @@ slow() { awk -v a="$1" -v b="$(rate "$2")" 'BEGIN { s = a / b; print (s < 1 ? 1 
 first=1
 for victim in "$@"; do
     vclass=${victim%%:*} vmb=${victim#*:}
-    "$tmp/corunner" "$vclass" "$vmb" "$secs" - >"$tmp/alone"
-    alone=$(rate "$tmp/alone")
-    echo "# victim $vclass $vmb MB: alone $alone units/s" >>"$out"
+    alone() { "$tmp/corunner" "$vclass" "$vmb" "$secs" - >"$tmp/alone"; rate "$tmp/alone"; }
+    echo "# victim $vclass $vmb MB: alone $(alone) units/s" >>"$out"
     for mb in 1 4 16 64; do
+        a=$(alone)
         "$tmp/corunner" cache "$mb" "$secs" - >/dev/null &
         "$tmp/corunner" "$vclass" "$vmb" "$secs" - >"$tmp/v"
         wait
-        s=$(slow "$alone" "$tmp/v")
+        s=$(slow "$a" "$tmp/v")
         [ $first = 1 ] && echo "llc $mb $s" >>"$tmp/shared"
         echo "llc $mb $s $vclass" >>"$out"
     done
     for gbs in 1 2 4 8; do
+        a=$(alone)
         HPDP_GBS=$gbs "$tmp/corunner" mem 256 "$secs" - >/dev/null &
         "$tmp/corunner" "$vclass" "$vmb" "$secs" - >"$tmp/v"
         wait
-        s=$(slow "$alone" "$tmp/v")
+        s=$(slow "$a" "$tmp/v")
         [ $first = 1 ] && echo "dram $gbs $s" >>"$tmp/shared"
         echo "dram $gbs $s $vclass" >>"$out"
     done

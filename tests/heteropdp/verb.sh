@@ -81,10 +81,10 @@ for wt in 0.5 1.0 1.5 2.0 2.5; do
     [ "$(grep -c "^| $wt | .* | 100.0% |\$" "$cm")" = 2 ] || bad "coloc.md: weight $wt row missing or inexact"
 done
 grep -q '^| cpu_coloc | 126 | 100.0% |' "$cm" || bad "coloc.md: cpu_coloc error row"
-grep -q 'co-located evaluation (126 workloads)' "$tmp/creport/summary.md" ||
-    grep -q 'Co-located evaluation (126 workloads): coloc.md' "$tmp/creport/summary.md" || bad "summary.md does not point to coloc.md"
+grep -q 'Co-located evaluation (126 workloads): coloc.md' "$tmp/creport/summary.md" || bad "summary.md does not point to coloc.md"
 [ "$(wc -l <"$tmp/creport/coloc_workloads.csv")" = 127 ] || bad "coloc_workloads.csv has $(wc -l <"$tmp/creport/coloc_workloads.csv") lines"
 grep -q '^gpu_coloc,126,1.000000,' "$tmp/creport/coloc_error_cdf.csv" || bad "coloc_error_cdf.csv lacks gpu_coloc"
+[ -s "$tmp/creport/fairness.svg" ] || bad "the co-located report lacks fairness.svg"
 rm -f "$tmp/models/bubble.txt" "$tmp/models/train.txt"
 "$ptxsim" heteropdp train --out "$tmp/models" --k 4 "$tmp/syn.log" || bad "train failed"
 grep -q '^cpu_alone  samples  120 terms 36 R2 1.0000 kfold(4) R2 1.0000' "$tmp/models/train.txt" ||
