@@ -16,6 +16,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1 secs=$2
+bsecs=$(awk -v s="$secs" 'BEGIN { print s + 1 }') # the bubble outlasts the victim
 shift 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-bubble.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -33,7 +34,8 @@ for victim in "$@"; do
     echo "# victim $vclass $vmb MB: alone $(alone) units/s" >>"$out"
     for mb in 1 4 16 64; do
         a=$(alone)
-        "$tmp/corunner" cache "$mb" "$secs" - >/dev/null &
+        "$tmp/corunner" cache "$mb" "$bsecs" - >/dev/null &
+        sleep 0.5 # the bubble touches its pages first
         "$tmp/corunner" "$vclass" "$vmb" "$secs" - >"$tmp/v"
         wait
         s=$(slow "$a" "$tmp/v")
@@ -42,7 +44,8 @@ for victim in "$@"; do
     done
     for gbs in 1 2 4 8; do
         a=$(alone)
-        HPDP_GBS=$gbs "$tmp/corunner" mem 256 "$secs" - >/dev/null &
+        HPDP_GBS=$gbs "$tmp/corunner" mem 256 "$bsecs" - >/dev/null &
+        sleep 0.5
         "$tmp/corunner" "$vclass" "$vmb" "$secs" - >"$tmp/v"
         wait
         s=$(slow "$a" "$tmp/v")
