@@ -24,6 +24,7 @@ struct hpdp_cfg {
     FILE *log;
     const char *corunners, *app;
     double pcie_gbs, host_gbs, w_ocl;
+    bool ref_best; /* PTXSIM_HETEROPDP_SD_REF=best */
     struct rt_hpdp_press press;
     pthread_mutex_t log_lock;
     uint64_t seq, copied_mark;
@@ -81,7 +82,8 @@ static enum goal parse_goal(const char *s)
 static void cfg_init(void)
 {
     struct hpdp_cfg *c = &g_cfg;
-    const char *dir = getenv("PTXSIM_HETEROPDP_MODELS"), *log = getenv("PTXSIM_HETEROPDP_LOG");
+    const char *dir = getenv("PTXSIM_HETEROPDP_MODELS"), *log = getenv("PTXSIM_HETEROPDP_LOG"),
+               *ref;
     struct ps_err err;
 
     c->goal = parse_goal(getenv("PTXSIM_HETEROPDP"));
@@ -91,6 +93,13 @@ static void cfg_init(void)
         env_num("PTXSIM_HETEROPDP_PCIE_GBS", 15.754);         /* PCIe 3.0 x16: 8 GT/s, 128b/130b */
     c->host_gbs = env_num("PTXSIM_HETEROPDP_HOST_GBS", 22.0); /* Table 6.1's DDR3-1600 x2 */
     c->w_ocl = env_num("PTXSIM_HETEROPDP_OCL_WEIGHT", 1.0);
+    ref = getenv("PTXSIM_HETEROPDP_SD_REF");
+    c->ref_best = ref && !strcmp(ref, "best");
+    if (ref && *ref && !c->ref_best && strcmp(ref, "device"))
+        fprintf(stderr,
+                "ptxsim opencl: PTXSIM_HETEROPDP_SD_REF=%s is not device or best; "
+                "using device\n",
+                ref);
     c->press.llc_mb = env_num("PTXSIM_HETEROPDP_LLC_MB", 8.0);
     c->press.lanes = env_num("PTXSIM_HETEROPDP_CPU_LANES", 8.0); /* cores x SIMD lanes of the CMP */
     c->press.pcie_gbs = c->pcie_gbs;
@@ -223,7 +232,7 @@ static void predict(const struct hpdp_cfg *c, struct ocl_hpdp_launch *hl)
 static enum hpdp_dev choose_fair(const struct hpdp_cfg *c, const struct rt_hpdp_telemetry *t,
                                  struct ocl_hpdp_launch *hl)
 {
-    struct hpdp_coloc in = {.nco = t->n, .w_ocl = c->w_ocl};
+    struct hpdp_coloc in = {.nco = t->n, .w_ocl = c->w_ocl, .ref_best = c->ref_best};
 
     for (int d = 0; d < 2; d++) {
         in.t_alone[d] = hl->ta[d];

@@ -76,9 +76,10 @@ printf '# ptxsim-heteropdp-bubble 1\nllc 100 2 mem\ndram 100 3 mem\nllc 100 1.5 
 cm="$tmp/creport/coloc.md"
 grep -q '^## One co-runner: 120 workloads' "$cm" || bad "coloc.md: $(head -20 "$cm")"
 grep -q '^## Two co-runners, same models (no retraining): 6 workloads' "$cm" || bad "coloc.md lacks the two-co-runner group"
-[ "$(grep -c 'accuracy (max fairness, weight 1): \*\*100.0%\*\*' "$cm")" = 2 ] || bad "co-located accuracy not exact"
+grep -q '^## One co-runner, best-alone reference: 120 workloads' "$cm" || bad "coloc.md lacks the best-alone reference"
+[ "$(grep -c 'accuracy (max fairness, weight 1): \*\*100.0%\*\*' "$cm")" = 4 ] || bad "co-located accuracy not exact"
 for wt in 0.5 1.0 1.5 2.0 2.5; do
-    [ "$(grep -c "^| $wt | .* | 100.0% |\$" "$cm")" = 2 ] || bad "coloc.md: weight $wt row missing or inexact"
+    [ "$(grep -c "^| $wt | .* | 100.0% |\$" "$cm")" = 4 ] || bad "coloc.md: weight $wt row missing or inexact"
 done
 grep -q '^| cpu_coloc | 126 | 100.0% |' "$cm" || bad "coloc.md: cpu_coloc error row"
 grep -q 'Co-located evaluation (126 workloads): coloc.md' "$tmp/creport/summary.md" || bad "summary.md does not point to coloc.md"
