@@ -29,8 +29,10 @@ bool ocl_cpu_images(void)
     const struct ocl_pocl *p = ocl_pocl();
     cl_bool yes = CL_FALSE;
 
-    return p && p->d->clGetDeviceInfo(p->dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(yes), &yes, NULL) ==
-                    CL_SUCCESS && yes;
+    return p &&
+           p->d->clGetDeviceInfo(p->dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(yes), &yes, NULL) ==
+               CL_SUCCESS &&
+           yes;
 }
 
 static size_t pocl_size(cl_device_info name)
@@ -78,8 +80,8 @@ bool ocl_cpu_image_format_ok(cl_mem_flags access, cl_mem_object_type t, const cl
 
     pthread_once(&g_query_once, query_ctx_make);
     if (!p || !g_query_ctx ||
-        p->d->clGetSupportedImageFormats(g_query_ctx, access, t, 0, NULL, &n) != CL_SUCCESS ||
-        !n || !(all = calloc(n, sizeof(*all))))
+        p->d->clGetSupportedImageFormats(g_query_ctx, access, t, 0, NULL, &n) != CL_SUCCESS || !n ||
+        !(all = calloc(n, sizeof(*all))))
         return false;
     if (p->d->clGetSupportedImageFormats(g_query_ctx, access, t, n, all, NULL) == CL_SUCCESS)
         for (cl_uint i = 0; i < n && !ok; i++)

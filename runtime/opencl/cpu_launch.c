@@ -142,8 +142,10 @@ static cl_int set_image_arg(struct cpu_launch *l, cl_kernel ck, cl_uint i, const
         memcpy(&bits, a->value, sizeof(bits));
         ps = ocl_cpu_sampler_make(l->p, l->cc->ctx, (uint32_t)bits, &rc);
         if (rc != CL_SUCCESS) {
-            ocl_notify(l->c, "not supported on the CPU device: PoCL cannot make sampler argument "
-                             "%u (sampler_t 0x%x, error %d)", i, (unsigned)bits, rc);
+            ocl_notify(l->c,
+                       "not supported on the CPU device: PoCL cannot make sampler argument "
+                       "%u (sampler_t 0x%x, error %d)",
+                       i, (unsigned)bits, rc);
             return rc;
         }
         l->smps[l->nsmps++] = ps;
@@ -190,7 +192,8 @@ static cl_int set_args(struct cpu_launch *l, cl_kernel k, cl_kernel ck)
     return rc;
 }
 
-/* Copies every migrated buffer and image back into engine memory (when ok) and frees the PoCL side. */
+/* Copies every migrated buffer and image back into engine memory (when ok) and frees the PoCL side.
+ */
 static cl_int migrate_out(struct cpu_launch *l, bool ok)
 {
     cl_int rc = CL_SUCCESS;

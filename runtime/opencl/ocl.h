@@ -332,7 +332,8 @@ bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, si
 cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c,
                                                           const cl_ulong *props,
                                                           cl_int *errcode);
-/* Whether context c has a device that supports images: the GPU, or the CPU when PoCL does (image.c). */
+/* Whether context c has a device that supports images: the GPU, or the CPU when PoCL
+ * does (image.c). */
 bool ocl_context_has_images(cl_context c);
 /* The largest image dimensions (width, height, depth-or-layers) that some device of c
  * supports for an image of type t (OpenCL: an image too big for all devices is refused). */

@@ -28,7 +28,7 @@ int main(void)
     img = clCreateImage(h.ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &rc);
     fprintf(stderr, "clCreateImage: %s\n", h_err_name(rc));
     h_out_chk("image_behaviour_ok", support ? img != NULL && rc == CL_SUCCESS
-                                          : img == NULL && rc == CL_INVALID_OPERATION);
+                                            : img == NULL && rc == CL_INVALID_OPERATION);
     if (img)
         clReleaseMemObject(img);
     img = clCreateImage2D(h.ctx, CL_MEM_READ_WRITE, &fmt, 16, 16, 0, NULL, &rc);
