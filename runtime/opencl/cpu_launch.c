@@ -119,11 +119,23 @@ static void image_refused(struct cpu_launch *l, cl_uint i, cl_mem m, cl_int rc)
 
     ocl_notify(l->c,
                "not supported on the CPU device: image argument %u of kernel '%s' (type 0x%x, "
-               "%zu x %zu x %zu, channel order 0x%x, type 0x%x): PoCL cannot make that image "
-               "(error %d; its limits or formats are narrower than the GPU device's)",
+               "%zu x %zu x %zu, channel order 0x%x, type 0x%x) is beyond PoCL's image limits "
+               "or formats, which are narrower than the GPU device's (error %d)",
                i, l->k->info.name, (unsigned)im->desc.image_type, im->dims[0], im->dims[1],
                im->dims[2], (unsigned)im->fmt.image_channel_order,
                (unsigned)im->fmt.image_channel_data_type, rc);
+}
+
+/* Whether image m fits PoCL's image limits (a context with the GPU takes larger images). */
+static bool within_cpu_limits(cl_mem m)
+{
+    size_t lim[3];
+
+    ocl_cpu_image_limits(m->img->desc.image_type, lim);
+    for (int d = 0; d < 3; d++)
+        if (m->img->dims[d] > lim[d])
+            return false;
+    return true;
 }
 
 /*
@@ -153,6 +165,10 @@ static cl_int set_image_arg(struct cpu_launch *l, cl_kernel ck, cl_uint i, const
     }
     if (!ocl_valid(m, OCL_MAGIC_MEM))
         return CL_INVALID_MEM_OBJECT;
+    if (!within_cpu_limits(m)) { /* PoCL would fail only at the launch, without saying why */
+        image_refused(l, i, m, CL_INVALID_IMAGE_SIZE);
+        return CL_INVALID_IMAGE_SIZE;
+    }
     if (m->parent) { /* a 1D image buffer */
         rc = migrate_in(l, m->parent, &pbuf);
         if (rc == CL_SUCCESS) {
