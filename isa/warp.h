@@ -25,8 +25,14 @@
 #define ISA_NUM_BARRIERS 16
 #define ISA_LANES_ALL 0xffffffffu
 
-enum isa_builtin { ISA_BUILTIN_NONE, ISA_BUILTIN_VPRINTF, ISA_BUILTIN_MALLOC, ISA_BUILTIN_FREE,
-                   ISA_BUILTIN_ASSERTFAIL, ISA_BUILTIN_MISSING };
+enum isa_builtin {
+    ISA_BUILTIN_NONE,
+    ISA_BUILTIN_VPRINTF,
+    ISA_BUILTIN_MALLOC,
+    ISA_BUILTIN_FREE,
+    ISA_BUILTIN_ASSERTFAIL,
+    ISA_BUILTIN_MISSING
+};
 
 /* Executable form of one function. */
 struct isa_fimage {
@@ -105,10 +111,10 @@ struct isa_warp {
     uint8_t cc[ISA_WARP_SIZE];
     uint8_t state;
     uint8_t bar_id;
-    uint8_t bar_red;        /* enum isa_boolop of a pending bar.red, 0 for none */
-    uint32_t bar_dst;       /* bar.red destination register slot */
-    size_t bar_dst_base;    /* register-pool base of the frame that waits */
-    bool bar_dst_pred;      /* destination is a predicate (.and/.or) */
+    uint8_t bar_red;     /* enum isa_boolop of a pending bar.red, 0 for none */
+    uint32_t bar_dst;    /* bar.red destination register slot */
+    size_t bar_dst_base; /* register-pool base of the frame that waits */
+    bool bar_dst_pred;   /* destination is a predicate (.and/.or) */
     uint64_t insts;
 };
 
@@ -152,8 +158,8 @@ struct isa_step_info {
     uint32_t fidx, pc;
     uint32_t active; /* lanes that executed */
     const struct isa_instr *in;
-    uint8_t space;   /* memory space of a memory instruction, else 0 */
-    uint8_t size;    /* bytes per lane accessed */
+    uint8_t space; /* memory space of a memory instruction, else 0 */
+    uint8_t size;  /* bytes per lane accessed */
     bool is_store;
     /*
      * Each lane's state space with generic addresses decoded (a generic
@@ -173,6 +179,14 @@ void isa_launch_fini(struct isa_launch *L);
 /* Creates the warps of CTA linear index `linear` (shared memory zeroed). */
 int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint64_t linear);
 void isa_cta_fini(struct isa_cta *c);
+/*
+ * Runs an initialised CTA to completion functionally, its warps round robin
+ * (what isa_launch_run does for each CTA; the timing model's sampled
+ * simulation runs the CTAs it does not time this way). budget: warp
+ * instructions of the launch before a runaway fault (0 = none); thread_cap:
+ * the launch's thread instructions before PS_ERUNAWAY (0 = no cap).
+ */
+int isa_cta_run(struct isa_cta *c, uint64_t budget, uint64_t thread_cap);
 
 /*
  * Executes the next instruction of w. Returns 0 (the warp may now be

@@ -188,6 +188,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
                 "%*s \"concurrent\": {\"start_cycle\": %llu, \"end_cycle\": %llu, "
                 "\"overlapped_kernels\": %u, \"gpu_cycles\": %llu},\n",
                 indent, "", U(s->start_cycle), U(s->end_cycle), s->overlapped, U(s->gpu_cycles));
+    tm_sampled_print_json(&s->sampled, out, indent);
     fprintf(out,
             "%*s \"occupancy\": {\"max_ctas_per_sm\": %u, \"limited_by\": \"%s\", "
             "\"regs_per_thread\": %u, \"regs_source\": \"%s%.0u\", \"achieved\": %.6f},\n",
@@ -200,8 +201,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             indent, "", U(c->sm.n_act), U(c->sm.n_inact), U(c->sm.c_idle), U(c->sm.c_mem),
             U(c->sm.c_stall), s->ract, s->util, U(c->sm.busy_cycles), U(c->sm.sched_cycles),
             U(c->sm.sched_issue), U(c->sm.sched_empty));
-    fprintf(out,
-            "%*s \"%s\": {\"%s\": %llu, \"%s\": %llu, \"%s\": %.6f},\n", indent, "",
+    fprintf(out, "%*s \"%s\": {\"%s\": %llu, \"%s\": %llu, \"%s\": %.6f},\n", indent, "",
             pol_sm_monitor_names.block, pol_sm_monitor_names.samples, U(c->sm.mon_samples),
             pol_sm_monitor_names.hits, U(c->sm.mon_hits), pol_sm_monitor_names.ratio,
             ratio(c->sm.mon_hits, c->sm.mon_samples));
