@@ -12,8 +12,8 @@
 struct kwalk {
     const struct isa_program *p;
     struct isa_kimage *ki;
-    uint8_t *state;  /* per function: 0 new, 1 on the DFS path, 2 done */
-    uint32_t *depth; /* per function: deepest stack from it */
+    uint8_t *state;     /* per function: 0 new, 1 on the DFS path, 2 done */
+    uint32_t *depth;    /* per function: deepest stack from it */
     uint8_t *addr_taken;
     bool recursive, indirect;
     uint64_t shared_end;
@@ -49,8 +49,7 @@ static uint32_t walk_operand(struct kwalk *k, const struct isa_func *f, const st
                              bool is_call_target)
 {
     uint32_t d = 0;
-    bool sym =
-        o->kind == ISA_OPND_SYM || (o->kind == ISA_OPND_ADDR && (o->flags & ISA_OPF_ADDR_SYM));
+    bool sym = o->kind == ISA_OPND_SYM || (o->kind == ISA_OPND_ADDR && (o->flags & ISA_OPF_ADDR_SYM));
 
     if (sym && o->symscope == ISA_SYM_MODULE)
         note_shared(k, o->a);
@@ -112,7 +111,7 @@ static int kernel_image(struct isa_program *p, uint32_t kernel, struct ps_err *e
 {
     struct isa_kimage *ki = &p->ki[kernel];
     uint32_t n = p->m->nfuncs, stack;
-    struct kwalk k = {p,     ki, calloc(n, 1), calloc(n, sizeof(uint32_t)), calloc(n, 1), false,
+    struct kwalk k = {p, ki, calloc(n, 1), calloc(n, sizeof(uint32_t)), calloc(n, 1), false,
                       false, 0};
 
     ki->shared_off = malloc((p->m->nvars + 1) * sizeof(uint32_t));
@@ -389,18 +388,17 @@ static int run_cta(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
                 if ((rc = isa_warp_step(w, NULL)))
                     return rc;
                 if (budget && L->warp_insts > budget)
-                    return isa_fault(
-                        w, 0, PS_ERUNAWAY, 0,
-                        "runaway kernel: more than %llu warp instructions" ISA_BUDGET_HINT,
-                        (unsigned long long)budget);
+                    return isa_fault(w, 0, PS_ERUNAWAY, 0,
+                                     "runaway kernel: more than %llu warp instructions"
+                                     ISA_BUDGET_HINT,
+                                     (unsigned long long)budget);
             }
             all_done &= w->state == ISA_WARP_DONE;
             if ((rc = stop_check(L, thread_cap, stop)))
                 return rc;
         }
         if (isa_device_abandoned(L->dev))
-            return ps_err_set(L->err, PS_EABANDONED,
-                              "launch of '%s' abandoned: the process is exiting",
+            return ps_err_set(L->err, PS_EABANDONED, "launch of '%s' abandoned: the process is exiting",
                               L->p->m->funcs[L->kernel]->name);
         if (all_done)
             return 0;

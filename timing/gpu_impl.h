@@ -74,9 +74,10 @@ struct tm_kernel {
     struct ps_err err;
     uint64_t id; /* submission order */
     uint64_t nctas, next_cta;
-    uint64_t issue_end;   /* CTAs [0, issue_end) are timed: nctas, less once sampling converged */
-    uint64_t ready_at;    /* core cycle from which its CTAs may issue (launch latency) */
-    uint64_t start_cycle; /* core cycle of its submission */
+    /* CTAs [0, issue_end) are timed: nctas, fewer once -ptxsim_sample converged. */
+    uint64_t issue_end;
+    uint64_t ready_at;        /* core cycle from which its CTAs may issue (launch latency) */
+    uint64_t start_cycle;     /* core cycle of its submission */
     double t0, last_progress; /* wall clock */
     uint64_t ctas_done0;      /* the SMs' finished CTAs when the launch began */
     uint32_t max_others;      /* most other kernels seen in flight at once */
