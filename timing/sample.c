@@ -177,8 +177,12 @@ void tm_sample_extrapolate(struct tm_counters *extra, const struct tm_counters *
     uint64_t *x = (uint64_t *)extra;
     double f = delta->cycles ? (double)extra_cycles / (double)delta->cycles : 0;
 
-    for (size_t i = 0; i < PS_NCOUNTERS(*extra); i++)
-        x[i] = (uint64_t)llround((double)d[i] * f);
+    for (size_t i = 0; i < PS_NCOUNTERS(*extra); i++) {
+        double v = (double)d[i] * f;
+
+        /* A counter that went down over the windows (none should) extrapolates nothing. */
+        x[i] = d[i] <= INT64_MAX && v < 9e18 ? (uint64_t)llround(v) : 0;
+    }
     extra->cycles = extra->dram_cycles = 0;
     extra->warp_insts = extra->thread_insts = extra->ctas = extra->kernels = 0;
     extra->sm.lat_max = 0;

@@ -3,8 +3,9 @@
  * the option's parser, the convergence criterion, the confidence interval
  * and the extrapolation of counters, then a many-CTA kernel through the
  * public API: exact results, a `sampled` estimate with fewer timed CTAs,
- * close to the full run's cycles, the same for every thread count, and a
- * run without the option identical to the default.
+ * close to the full run's cycles, the same for every thread count, a run
+ * without the option identical to the default, and no sampling of kernels
+ * that run beside another.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -291,12 +292,71 @@ static void test_machine(void **state)
     assert_int_equal(s2.c.cycles, full.c.cycles);
 }
 
+/*
+ * Two kernels in flight together: the first is not sampled (the clock cannot jump for one
+ * kernel while another runs); both compute exact results.
+ */
+static void test_concurrent(void **state)
+{
+    struct ps_config cfg;
+    struct ptxsim_options o;
+    struct ptxsim_device *d;
+    struct ptxsim_module *m;
+    struct ptxsim_run *run[2];
+    struct tm_stats st;
+    struct ps_err err;
+    uint64_t out[2], first_end = 0;
+    uint32_t seed = SEED, n = ITERS, *got = malloc(THREADS * CTAS * 4);
+
+    (void)state;
+    assert_non_null(got);
+    ps_err_clear(&err);
+    assert_int_equal(ptxsim_config_build("gtx480", SPEC, &cfg, &err), 0);
+    ptxsim_options_default(&o);
+    o.timing = &cfg;
+    assert_int_equal(ptxsim_device_create(&o, &d), 0);
+    assert_int_equal(ptxsim_module_load(d, spin_ptx, 0, "spin.ptx", &m), 0);
+    for (int i = 0; i < 2; i++) {
+        void *args[3] = {&out[i], &seed, &n}, *params;
+        uint32_t bytes;
+
+        assert_int_equal(ptxsim_malloc(d, THREADS * CTAS * 4, &out[i]), 0);
+        assert_int_equal(ptxsim_pack_params(m, "spin", args, &params, &bytes), 0);
+        assert_int_equal(ptxsim_launch_start(m, "spin", (struct ptxsim_dim3){CTAS, 1, 1},
+                                             (struct ptxsim_dim3){THREADS, 1, 1}, 0, params, bytes,
+                                             &run[i]),
+                         0);
+        free(params);
+    }
+    for (int i = 0; i < 2; i++) {
+        ptxsim_run_wait(d, run[i]);
+        assert_int_equal(ptxsim_run_finish(d, run[i], &st), 0);
+        /* The first ran beside the second; the second was alone after the first ended, and
+         * only its windows from then count. */
+        if (i == 0) {
+            assert_int_equal(st.sampled.kernels, 0);
+            first_end = st.end_cycle;
+        } else if (st.sampled.kernels) {
+            assert_true(st.start_cycle + st.sampled.converged_cycle > first_end);
+        }
+        assert_int_equal(st.c.ctas, CTAS);
+        assert_int_equal(ptxsim_memcpy_dtoh(d, got, out[i], THREADS * CTAS * 4), 0);
+        for (uint32_t t = 0; t < THREADS * CTAS; t++)
+            assert_int_equal(got[t], want(t));
+    }
+    free(got);
+    ptxsim_module_unload(m);
+    ptxsim_device_destroy(d);
+    ps_config_free(&cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec),        cmocka_unit_test(test_criterion),
         cmocka_unit_test(test_interval),    cmocka_unit_test(test_extrapolate),
         cmocka_unit_test(test_sampled_add), cmocka_unit_test(test_machine),
+        cmocka_unit_test(test_concurrent),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
