@@ -72,8 +72,9 @@ struct tm_params {
     uint64_t max_cycle, max_insn;
     bool deadlock_detect;
     uint32_t progress_interval;
-    uint32_t threads;             /* -ptxsim_threads (0: the processors available) */
-    struct tm_sample_spec sample; /* -ptxsim_sample */
+    uint32_t threads; /* -ptxsim_threads (0: the processors available) */
+    /* -ptxsim_sample */
+    struct tm_sample_spec sample;
     uint32_t kernel_launch_latency, cta_launch_latency;
 };
 
