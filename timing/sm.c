@@ -264,8 +264,8 @@ bool tm_sm_fetch(struct tm_sm *s)
     bool any = false;
 
     for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++)
-        for (uint32_t k = 0; k < 2 * nw; k++) {
-            uint32_t slot = (s->fetch_rr + k) % nw;
+        for (uint32_t k = 0, slot = s->fetch_rr % nw; k < 2 * nw;
+             k++, slot = slot + 1 < nw ? slot + 1 : 0) {
             struct hwarp *h = &s->wp[slot];
 
             if (k >= nw && !s->any_paused)

@@ -207,13 +207,34 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
 
 static void count_why(struct tm_sm *s, enum why y)
 {
-    uint64_t *k[] = {
-        [W_SYNC] = &s->k.st_sync,     [W_FETCH] = &s->k.st_fetch, [W_CTRL] = &s->k.st_ctrl,
-        [W_DATA] = &s->k.st_data,     [W_DMISS] = &s->k.st_dmiss, [W_MSHR] = &s->k.st_mshr,
-        [W_STRUCT] = &s->k.st_struct, [W_EXEC] = &s->k.st_exec};
-
-    if (y != W_NONE && y < sizeof(k) / sizeof(k[0]))
-        (*k[y])++;
+    switch (y) {
+    case W_SYNC:
+        s->k.st_sync++;
+        break;
+    case W_FETCH:
+        s->k.st_fetch++;
+        break;
+    case W_CTRL:
+        s->k.st_ctrl++;
+        break;
+    case W_DATA:
+        s->k.st_data++;
+        break;
+    case W_DMISS:
+        s->k.st_dmiss++;
+        break;
+    case W_MSHR:
+        s->k.st_mshr++;
+        break;
+    case W_STRUCT:
+        s->k.st_struct++;
+        break;
+    case W_EXEC:
+        s->k.st_exec++;
+        break;
+    case W_NONE:
+        break;
+    }
 }
 
 static enum tm_line_stall line_stall(enum why y)
