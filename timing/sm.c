@@ -144,6 +144,7 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
 {
     s->L = L;
     s->Lreal = NULL;
+    s->drained = false;
     if (s->par) {
         s->Lv = *L;
         s->Lv.warp_insts = s->Lv.thread_insts = 0;
@@ -157,6 +158,7 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
 void tm_sm_kernel_end(struct tm_sm *s)
 {
     tm_ldst_kernel_end(s->ldst);
+    s->drained = false;
     s->L = NULL;
     s->Lreal = NULL;
     s->it = NULL;
@@ -190,6 +192,8 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
 
     h->w = &c->c.warps[i];
     h->cta = c;
+    if (slot >= s->slots_hi)
+        s->slots_hi = slot + 1;
     h->age = (*warp_seq)++;
     h->born = s->now;
     tm_ibuf_reset(&h->ib);
@@ -219,6 +223,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
             c = &s->ctas[i];
     if (!c)
         return PS_EINVAL;
+    s->drained = false;
     if (isa_cta_init(&c->c, s->L, linear)) {
         isa_cta_fini(&c->c);
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory creating a CTA");
@@ -260,17 +265,19 @@ static bool wants_fetch(const struct hwarp *h)
  */
 bool tm_sm_fetch(struct tm_sm *s)
 {
-    uint32_t nw = s->prm->max_warps;
+    uint32_t nw = s->prm->max_warps, hi = s->slots_hi;
     bool any = false;
 
-    for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++)
-        for (uint32_t k = 0, slot = s->fetch_rr % nw; k < 2 * nw;
-             k++, slot = slot + 1 < nw ? slot + 1 : 0) {
+    /* Slots from slots_hi on are empty, so the round robin over them would only skip. */
+    for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++) {
+        uint32_t slot = s->fetch_rr < hi ? s->fetch_rr : 0;
+
+        for (uint32_t k = 0; k < 2 * hi; k++, slot = slot + 1 < hi ? slot + 1 : 0) {
             struct hwarp *h = &s->wp[slot];
 
-            if (k >= nw && !s->any_paused)
+            if (k >= hi && !s->any_paused)
                 break;
-            if (!wants_fetch(h) || (s->any_paused && h->cta->paused != (k >= nw)))
+            if (!wants_fetch(h) || (s->any_paused && h->cta->paused != (k >= hi)))
                 continue;
             if (!tm_fetch_warp(&h->ib, s->l1i, s->prm, s->id, slot, h->w->fr[h->w->nfr - 1].fidx,
                                h->w->st[h->w->sp - 1].pc, s->now))
@@ -280,6 +287,7 @@ bool tm_sm_fetch(struct tm_sm *s)
             any = true;
             break;
         }
+    }
     return any;
 }
 
@@ -287,7 +295,7 @@ bool tm_sm_fetch(struct tm_sm *s)
 
 bool tm_sm_idle(const struct tm_sm *s)
 {
-    return !s->nctas && tm_ldst_idle(s->ldst);
+    return !s->nctas && (s->drained || tm_ldst_idle(s->ldst));
 }
 
 uint64_t tm_sm_issued(const struct tm_sm *s)

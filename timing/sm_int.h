@@ -107,6 +107,7 @@ struct tm_sm {
     void *mon;
     uint64_t sample_next; /* the monitor's next sample */
     uint32_t fetch_rr;
+    uint32_t slots_hi; /* every warp slot at or above it is empty: the scans stop there */
     uint64_t now;
     struct tm_sm_counters k;
     /*
@@ -118,6 +119,12 @@ struct tm_sm {
      */
     uint64_t sleep_until;
     bool quiet; /* the last simulated cycle issued nothing */
+    /*
+     * Seen idle without CTAs (tm_sm_idle), and nothing has reached the SM
+     * since: no CTA, no kernel begun or ended. Nothing can then arrive, so
+     * the LD/ST unit and caches need not be asked again every cycle.
+     */
+    bool drained;
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
     /*

@@ -42,6 +42,8 @@ void tm_sm_warp_free(struct tm_sm *s, uint32_t slot)
     s->nsorder[sid] = k;
     h->w = NULL;
     h->cta = NULL;
+    while (s->slots_hi && !s->wp[s->slots_hi - 1].w)
+        s->slots_hi--;
     s->nwarps_res--;
     s->slot_cta[slot] = -1;
     tm_sm_policy_warp_left(s, slot, c->warps_left == 1);
