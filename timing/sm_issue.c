@@ -195,7 +195,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->at_barrier = h->w && h->w->state == ISA_WARP_BARRIER;
     v->long_wait = h->w && long_wait(s, h);
     v->age = h->age;
-    v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
+    v->cta = h->cta ? (uint32_t)s->slot_cta[slot] : 0; /* its index, kept by warp_enter */
     v->pc = h->w ? h->cur_pc : 0;
     v->insts = h->insts;
     v->last_issue = h->last_issue;
