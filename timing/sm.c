@@ -81,8 +81,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->nsorder = calloc(p->nsched, sizeof(*s->nsorder));
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
     s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def));
+    s->memo = calloc(p->nsched ? p->nsched : 1, sizeof(*s->memo));
     if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->sorder || !s->nsorder ||
-        !s->cyc.def)
+        !s->cyc.def || !s->memo)
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
@@ -136,6 +137,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->nsorder);
     free(s->order);
     free(s->cyc.def);
+    free(s->memo);
     free(s);
 }
 
@@ -145,6 +147,7 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
     s->L = L;
     s->Lreal = NULL;
     s->drained = false;
+    s->epoch++;
     if (s->par) {
         s->Lv = *L;
         s->Lv.warp_insts = s->Lv.thread_insts = 0;
@@ -159,6 +162,7 @@ void tm_sm_kernel_end(struct tm_sm *s)
 {
     tm_ldst_kernel_end(s->ldst);
     s->drained = false;
+    s->epoch++;
     s->L = NULL;
     s->Lreal = NULL;
     s->it = NULL;
@@ -192,6 +196,7 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
 
     h->w = &c->c.warps[i];
     h->cta = c;
+    s->epoch++;
     if (slot >= s->slots_hi)
         s->slots_hi = slot + 1;
     h->age = (*warp_seq)++;
@@ -283,6 +288,7 @@ bool tm_sm_fetch(struct tm_sm *s)
                                h->w->st[h->w->sp - 1].pc, s->now))
                 continue;
             s->k.ifetch_reqs++;
+            s->epoch++;
             s->fetch_rr = (slot + 1) % nw;
             any = true;
             break;

@@ -78,6 +78,20 @@ struct split_cycle {
     int rc;            /* an error of the first part */
 };
 
+/* Stall reasons of the issue stage (timing/sm_issue.c), W_NONE first. */
+#define TM_SCHED_WHYS 9
+
+/*
+ * A scheduler pass that issued nothing, to repeat (timing/sm_issue.c):
+ * valid while the SM's epoch and the LD/ST unit's generation are as
+ * recorded, ldst_fail is the same and now is before `until`.
+ */
+struct sched_memo {
+    bool ok, ldst_fail, mem_wait, structural;
+    uint64_t epoch, ldst_gen, until;
+    uint32_t why[TM_SCHED_WHYS];
+};
+
 struct tm_sm {
     void *ws_shared; /* the state the SM's warp schedulers share, if their policy wants one */
     struct tm_sm_env env;
@@ -125,6 +139,13 @@ struct tm_sm {
      * the LD/ST unit and caches need not be asked again every cycle.
      */
     bool drained;
+    /*
+     * Bumped by everything that can change what a scheduler pass reads
+     * besides the time: issues, warps arriving and leaving, fetches, load
+     * and store completions, policy events, pauses, kernels.
+     */
+    uint64_t epoch;
+    struct sched_memo *memo; /* per scheduler */
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
     /*
