@@ -271,8 +271,11 @@ static bool wants_fetch(const struct hwarp *h)
 bool tm_sm_fetch(struct tm_sm *s)
 {
     uint32_t nw = s->prm->max_warps, hi = s->slots_hi;
-    bool any = false;
+    bool any = false, wanted = false;
 
+    /* No warp wanted to fetch at the last scan and nothing changed since (the epoch). */
+    if (s->fetch_idle && s->fetch_idle_epoch == s->epoch)
+        return false;
     /* Slots from slots_hi on are empty, so the round robin over them would only skip. */
     for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++) {
         uint32_t slot = s->fetch_rr < hi ? s->fetch_rr : 0;
@@ -284,6 +287,7 @@ bool tm_sm_fetch(struct tm_sm *s)
                 break;
             if (!wants_fetch(h) || (s->any_paused && h->cta->paused != (k >= hi)))
                 continue;
+            wanted = true;
             if (!tm_fetch_warp(&h->ib, s->l1i, s->prm, s->id, slot, h->w->fr[h->w->nfr - 1].fidx,
                                h->w->st[h->w->sp - 1].pc, s->now))
                 continue;
@@ -294,6 +298,8 @@ bool tm_sm_fetch(struct tm_sm *s)
             break;
         }
     }
+    s->fetch_idle = !wanted;
+    s->fetch_idle_epoch = s->epoch;
     return any;
 }
 

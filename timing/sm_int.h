@@ -146,6 +146,8 @@ struct tm_sm {
      */
     uint64_t epoch;
     struct sched_memo *memo; /* per scheduler */
+    bool fetch_idle;         /* no warp wanted to fetch at fetch_idle_epoch */
+    uint64_t fetch_idle_epoch;
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
     /*

@@ -238,36 +238,41 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->warp_in_cta = h->w ? h->w->id : 0;
 }
 
-static void count_why(struct tm_sm *s, enum why y)
+static void count_whys(struct tm_sm *s, enum why y, uint32_t n)
 {
     switch (y) {
     case W_SYNC:
-        s->k.st_sync++;
+        s->k.st_sync += n;
         break;
     case W_FETCH:
-        s->k.st_fetch++;
+        s->k.st_fetch += n;
         break;
     case W_CTRL:
-        s->k.st_ctrl++;
+        s->k.st_ctrl += n;
         break;
     case W_DATA:
-        s->k.st_data++;
+        s->k.st_data += n;
         break;
     case W_DMISS:
-        s->k.st_dmiss++;
+        s->k.st_dmiss += n;
         break;
     case W_MSHR:
-        s->k.st_mshr++;
+        s->k.st_mshr += n;
         break;
     case W_STRUCT:
-        s->k.st_struct++;
+        s->k.st_struct += n;
         break;
     case W_EXEC:
-        s->k.st_exec++;
+        s->k.st_exec += n;
         break;
     case W_NONE:
         break;
     }
+}
+
+static void count_why(struct tm_sm *s, enum why y)
+{
+    count_whys(s, y, 1);
 }
 
 static enum tm_line_stall line_stall(enum why y)
@@ -375,8 +380,8 @@ static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm
         return false;
     s->k.sched_cycles++;
     for (uint32_t y = 0; y < TM_SCHED_WHYS; y++)
-        for (uint32_t i = 0; i < m->why[y]; i++)
-            count_why(s, (enum why)y);
+        if (m->why[y])
+            count_whys(s, (enum why)y, m->why[y]);
     sum->mem_wait |= m->mem_wait;
     sum->structural |= m->structural;
     return true;
