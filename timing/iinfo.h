@@ -19,13 +19,13 @@ enum tm_unit { TM_UNIT_SP, TM_UNIT_SFU, TM_UNIT_DP, TM_UNIT_MEM, TM_UNIT_COUNT }
 #define TM_MAX_DST 4
 
 struct tm_iinfo {
-    uint8_t unit; /* enum tm_unit */
+    uint8_t unit;      /* enum tm_unit */
     uint8_t nsrc, ndst;
-    bool is_mem;              /* goes to the LD/ST unit */
-    bool is_bar;              /* bar/barrier: the warp may wait */
-    bool is_ctrl;             /* may change the pc */
-    uint16_t lat;             /* cycles until the result can be read */
-    uint16_t ii;              /* cycles the pipeline is busy */
+    bool is_mem;       /* goes to the LD/ST unit */
+    bool is_bar;       /* bar/barrier: the warp may wait */
+    bool is_ctrl;      /* may change the pc */
+    uint16_t lat;      /* cycles until the result can be read */
+    uint16_t ii;       /* cycles the pipeline is busy */
     uint16_t src[TM_MAX_SRC]; /* register slots in the function's register file */
     uint16_t dst[TM_MAX_DST];
     /*

@@ -25,6 +25,7 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n);
 /* The processors this process may run on (its affinity mask), at least 1. */
 uint32_t tm_cpus_available(void);
 
+
 /* ---- stepping the SMs of one GPU (the pool above, plus the rules of a parallel cycle) ---- */
 struct tm_sm;
 struct tm_itable;

@@ -200,7 +200,8 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
             indent, "", U(c->sm.n_act), U(c->sm.n_inact), U(c->sm.c_idle), U(c->sm.c_mem),
             U(c->sm.c_stall), s->ract, s->util, U(c->sm.busy_cycles), U(c->sm.sched_cycles),
             U(c->sm.sched_issue), U(c->sm.sched_empty));
-    fprintf(out, "%*s \"%s\": {\"%s\": %llu, \"%s\": %llu, \"%s\": %.6f},\n", indent, "",
+    fprintf(out,
+            "%*s \"%s\": {\"%s\": %llu, \"%s\": %llu, \"%s\": %.6f},\n", indent, "",
             pol_sm_monitor_names.block, pol_sm_monitor_names.samples, U(c->sm.mon_samples),
             pol_sm_monitor_names.hits, U(c->sm.mon_hits), pol_sm_monitor_names.ratio,
             ratio(c->sm.mon_hits, c->sm.mon_samples));
