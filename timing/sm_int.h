@@ -83,11 +83,12 @@ struct split_cycle {
 
 /*
  * A scheduler pass that issued nothing, to repeat (timing/sm_issue.c):
- * valid while the SM's epoch and the LD/ST unit's generation are as
- * recorded, ldst_fail is the same and now is before `until`.
+ * valid while the SM's epoch is as recorded, the LD/ST unit's generation
+ * and ldst_fail too where the pass read them (read_ldst, read_fail), and
+ * now is before `until`.
  */
 struct sched_memo {
-    bool ok, ldst_fail, mem_wait, structural;
+    bool ok, ldst_fail, read_fail, read_ldst, mem_wait, structural;
     uint64_t epoch, ldst_gen, until;
     uint32_t why[TM_SCHED_WHYS];
 };

@@ -25,6 +25,8 @@ _Static_assert(W_EXEC + 1 == TM_SCHED_WHYS, "sm_int.h's count of stall reasons")
  */
 struct pass_rec {
     bool stable;
+    bool read_fail; /* a warp's verdict depended on ldst_fail */
+    bool read_ldst; /* ... or on whether the LD/ST unit accepts */
     uint64_t until;
 };
 
@@ -78,8 +80,10 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
         r->stable = false; /* the verdict is cached (or the first miss cycle seen) only now */
         return sb_why(wait);
     }
+    r->read_ldst |= c->ii->is_mem;
     if (c->ii->is_mem && !tm_ldst_accepts(s->ldst, (uint32_t)(h - s->wp), s->now)) {
         rec_until(r, s->now, tm_ldst_free_at(s->ldst));
+        r->read_fail = true;
         return ldst_fail ? W_MSHR : W_STRUCT;
     }
     c->unit_idx = free_unit(s, c->ii->unit, r);
@@ -375,8 +379,8 @@ static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm
 {
     const struct sched_memo *m = &s->memo[sid];
 
-    if (!m->ok || m->epoch != s->epoch || m->ldst_fail != ldst_fail || s->now >= m->until ||
-        m->ldst_gen != tm_ldst_gen(s->ldst))
+    if (!m->ok || m->epoch != s->epoch || (m->read_fail && m->ldst_fail != ldst_fail) ||
+        s->now >= m->until || (m->read_ldst && m->ldst_gen != tm_ldst_gen(s->ldst)))
         return false;
     s->k.sched_cycles++;
     for (uint32_t y = 0; y < TM_SCHED_WHYS; y++)
@@ -398,6 +402,8 @@ static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const s
     m->epoch = s->epoch;
     m->ldst_gen = tm_ldst_gen(s->ldst);
     m->ldst_fail = ldst_fail;
+    m->read_fail = r->read_fail;
+    m->read_ldst = r->read_ldst;
     m->until = r->until;
     m->mem_wait = mem_wait;
     m->structural = structural;
@@ -407,7 +413,7 @@ static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const s
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct pol_warp_sched_ops *ws = s->env.ws;
-    struct pass_rec rec = {repeatable(s), TM_NEVER};
+    struct pass_rec rec = {repeatable(s), false, false, TM_NEVER};
     struct tm_cycle_sum mine = {false, false, false};
     uint32_t why[TM_SCHED_WHYS] = {0}, nv, n;
 
