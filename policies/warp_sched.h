@@ -108,6 +108,14 @@ struct pol_warp_sched_ops {
      */
     uint32_t (*order)(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
                       uint64_t now);
+    /*
+     * true: order() reads only the views and state that on_issue and
+     * on_event change, ignores now and changes nothing, and may_issue,
+     * on_mem, on_branch and sm_monitor are NULL. The SM may then repeat a
+     * scheduler pass that issued nothing, without calling order(), while
+     * nothing the pass read has changed (timing/sm_issue.c).
+     */
+    bool order_repeats;
     /* May w issue in? NULL = always. */
     bool (*may_issue)(void *st, const struct pol_warp_view *w, const struct pol_instr_view *in);
     /* Optional notifications. */

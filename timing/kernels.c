@@ -144,11 +144,24 @@ static struct tm_kernel *kernel_for(struct tm_gpu *g, uint32_t i)
     return n;
 }
 
+/* Some kernel in flight may issue a CTA now; if none can, no SM gets one or changes binding. */
+static bool any_can_issue(const struct tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->nslots; i++)
+        if (can_issue(g, g->slot[i]))
+            return true;
+    return false;
+}
+
 void tm_kernels_issue(struct tm_gpu *g)
 {
     uint32_t nsm = g->prm.nsm;
 
     tm_sample_step(g);
+    if (!any_can_issue(g)) {
+        g->rr = (g->rr + 1) % nsm;
+        return;
+    }
     for (uint32_t j = 0; j < nsm; j++) {
         uint32_t i = (g->rr + j) % nsm;
         struct tm_sm *s = g->sm[i];

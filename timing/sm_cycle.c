@@ -43,7 +43,7 @@ static uint64_t wake_time(struct tm_sm *s)
         for (uint32_t i = 0; i < s->nunits[u]; i++)
             if (s->unit_free[u][i] > now && s->unit_free[u][i] < wake)
                 wake = s->unit_free[u][i];
-    for (uint32_t slot = 0; slot < s->prm->max_warps; slot++) {
+    for (uint32_t slot = 0; slot < s->slots_hi; slot++) {
         struct hwarp *h = &s->wp[slot];
 
         if (!h->w || h->exited || h->w->state != ISA_WARP_READY)
@@ -141,7 +141,7 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
     if (c->was_quiet)
         s->before = s->k;
     s->k.cycles++;
-    if (!s->nctas && tm_sm_idle(s)) {
+    if (!s->nctas && (s->drained || (s->drained = tm_sm_idle(s)))) {
         /* An SM without work during a kernel is idle (C_idle; it also lowers the CTA policy's
          * activity ratio). */
         if (s->L) {

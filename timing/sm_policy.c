@@ -79,9 +79,11 @@ void tm_sm_update_paused(struct tm_sm *s)
     uint32_t lim;
 
     if (!s->env.cs || !s->env.cs->run_limit || !s->nctas) {
+        s->epoch += s->any_paused;
         s->any_paused = false;
         return;
     }
+    s->epoch++; /* a CTA policy with a run limit: passes are not repeated */
     lim = s->env.cs->run_limit(s->env.cs_st, s->id);
     s->any_paused = false;
     for (uint32_t i = 0; i < s->prm->max_ctas; i++) {
