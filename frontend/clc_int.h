@@ -1,7 +1,7 @@
 /*
  * Internal to the OpenCL front end (frontend/clc*.c, built with $(LLVM_CFLAGS)): the
- * three jobs behind clc.h's entry points. clc.c calls all three; clc_lower.c calls
- * clc_proc.c (reading files) and clc_args.c; those two call no other clc file.
+ * jobs behind clc.h's entry points. clc.c calls them; clc_lower.c calls clc_proc.c
+ * (reading files), clc_images.c and clc_args.c; those call no other clc file.
  */
 #ifndef PTXSIM_FRONTEND_CLC_INT_H
 #define PTXSIM_FRONTEND_CLC_INT_H
@@ -59,6 +59,10 @@ int clc_retarget(LLVMContextRef ctx, LLVMModuleRef *m, struct ps_err *err);
 /* Parsed, retargeted and lowered, with the context's first error on failure. */
 int clc_lower_bitcode_in(LLVMContextRef ctx, const char *diag, const void *bc, size_t len,
                          char **ptx, struct clc_arg_table **args, struct ps_err *err);
+
+/* ---- clc_images.c: OpenCL image built-ins and constant samplers to inline PTX ---- */
+
+int clc_lower_images(LLVMContextRef ctx, LLVMModuleRef m, struct ps_err *err);
 
 /* ---- clc_args.c: kernel argument metadata ---- */
 

@@ -339,8 +339,10 @@ static void define_mad_hi(LLVMContextRef ctx, LLVMModuleRef m)
 int clc_lower_module(LLVMContextRef ctx, LLVMModuleRef m, bool check, char **ptx,
                      struct ps_err *err)
 {
-    int rc = link_builtins(ctx, m, err);
+    int rc = clc_lower_images(ctx, m, err);
 
+    if (!rc)
+        rc = link_builtins(ctx, m, err);
     if (!rc)
         define_mad_hi(ctx, m);
     if (!rc && check)

@@ -7,10 +7,20 @@
  * surface stores (sust.p) and sured are refused by name. For the timing
  * model each lane's access is the first texel (or surface element) it
  * reads or writes, as a global access.
+ *
+ * OpenCL images (isa/climage.h) use independent texturing: tex names the
+ * image and a sampler, [img, smp, {coords}], where smp holds the sampler_t
+ * bits; tex without a sampler reads as OpenCL's sampler-less reads do. The
+ * image and sampler may be registers or .texref/.samplerref kernel
+ * parameters (whose values are the handle and the bits); module-scope
+ * references stay refused.
+ * Formatted surface access (suld.p / sust.p, x in elements, values converted
+ * to and from the image's format) works on OpenCL images.
  */
 #include <math.h>
 #include <string.h>
 
+#include "isa/climage.h"
 #include "isa/devmem.h"
 #include "isa/exec_int.h"
 #include "isa/opcode.h"
@@ -35,12 +45,40 @@ static const struct isa_operand *elem(const struct xctx *x, const struct isa_ope
     return i ? NULL : o;
 }
 
+/*
+ * A .texref / .samplerref / .surfref kernel parameter named as an operand (the PTX of
+ * OpenCL compilers in independent mode): its value, the handle or sampler bits the launch
+ * passed, into every lane of out. false when h is no such parameter.
+ */
+static bool param_ref(struct xctx *x, const struct isa_operand *h, uint64_t *out)
+{
+    uint8_t space;
+    uint64_t a, v;
+
+    enum isa_type t;
+
+    if (h->kind != ISA_OPND_SYM || h->symscope != ISA_SYM_PARAM || !x->f->is_entry)
+        return false;
+    t = (enum isa_type)x->f->params[h->a].type;
+    if (t != ISA_TYPE_TEXREF && t != ISA_TYPE_SAMPLERREF && t != ISA_TYPE_SURFREF)
+        return false;
+    a = x_sym_addr(x, h->symscope, h->a, &space);
+    if (a >= x->L->param_bytes || x->L->param_bytes - a < sizeof(v))
+        return false;
+    memcpy(&v, x->L->params + a, sizeof(v));
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
+        out[l] = v;
+    return true;
+}
+
 /* Per-lane object handles of the operand [h] or [h, coords]; PS_ENOTSUP for a .texref. */
 static int handles(struct xctx *x, const struct isa_operand *o, uint64_t *out, uint64_t *tmp)
 {
     const struct isa_operand *h = o->kind == ISA_OPND_BRLIST ? elem(x, o, 0) : o;
     const uint64_t *v;
 
+    if (param_ref(x, h, out))
+        return 0;
     if (h->kind == ISA_OPND_ADDR && (h->flags & ISA_OPF_ADDR_REG)) {
         v = x_reg(x, h->a);
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
@@ -56,10 +94,17 @@ static int handles(struct xctx *x, const struct isa_operand *o, uint64_t *out, u
     return 0;
 }
 
+/* Whether the operand is [texture, sampler, coords] (independent texturing). */
+static bool independent(const struct isa_operand *o)
+{
+    return o->kind == ISA_OPND_BRLIST && o->n == 3;
+}
+
 /* Coordinate element i of every lane as raw bits (0 when the operand has no such element). */
 static void coord(struct xctx *x, const struct isa_operand *o, uint32_t i, uint64_t *out)
 {
-    const struct isa_operand *c = o->kind == ISA_OPND_BRLIST ? elem(x, o, 1) : NULL;
+    const struct isa_operand *c =
+        o->kind == ISA_OPND_BRLIST ? elem(x, o, independent(o) ? 2 : 1) : NULL;
     const struct isa_operand *e = c ? elem(x, c, i) : NULL;
     uint64_t tmp[ISA_WARP_SIZE];
 
@@ -150,14 +195,43 @@ static void put_lane(const struct isa_texval *v, bool as_float, uint64_t res[4][
         res[k][l] = as_float ? f32_bits(v->v[k]) : (uint64_t)(uint32_t)v->i[k];
 }
 
+/*
+ * read_image* on OpenCL image t for lane l: the sampler is the lane's smp value (independent
+ * mode) or OpenCL's sampler-less read.
+ */
+static int cl_fetch(struct xctx *x, uint32_t l, const struct isa_texobj *t, const uint64_t *smp,
+                    const float *cf, const int32_t *ci, bool fc, int64_t layer, bool as_float,
+                    struct isa_texval *v, uint64_t *addr)
+{
+    uint64_t s = smp ? smp[l] : ISA_CLK_NO_SAMPLER;
+
+    if (s >> 32 || !isa_cl_sampler_valid((uint32_t)s))
+        return isa_fault(x->w, l, PS_EINVAL, 0, "sampler value 0x%llx is not an OpenCL sampler",
+                         (unsigned long long)s);
+    return isa_cl_sample(isa_device_mem(x->p->dev), t, (uint32_t)s, cf, ci, fc, layer, as_float, v,
+                         addr);
+}
+
+/* The lane's texel from CUDA texture object t (tex or tld4). */
+static int cuda_fetch(struct xctx *x, const struct isa_texobj *t, bool gather, const float *cf,
+                      const int32_t *ci, bool fc, uint32_t layer, bool as_float,
+                      struct isa_texval *v, uint64_t *addr)
+{
+    if (gather)
+        return isa_tex_gather(isa_device_mem(x->p->dev), t, cf, mod_of(x, ISA_CAT_TEXCOMP) - 1,
+                              as_float, v, addr);
+    return isa_tex_sample(isa_device_mem(x->p->dev), t, cf, ci, fc, layer, as_float, v, addr);
+}
+
 static int exec_tex(struct xctx *x, bool gather)
 {
     const struct isa_operand *src = &x->ops[1];
     enum isa_type dt = (enum isa_type)x->in->types[0], ct = (enum isa_type)x->in->types[1];
     bool layered, as_float = dt == ISA_TYPE_F32, fc = ct == ISA_TYPE_F32;
     uint64_t h[ISA_WARP_SIZE], tmp[ISA_WARP_SIZE], c[4][ISA_WARP_SIZE], addr[ISA_WARP_SIZE] = {0};
-    uint64_t res[4][ISA_WARP_SIZE];
+    uint64_t res[4][ISA_WARP_SIZE], smp[ISA_WARP_SIZE];
     uint32_t dims, first;
+    bool indep = independent(src);
     int rc;
 
     if (!(dims = geometry(x, &layered, &rc)))
@@ -170,6 +244,8 @@ static int exec_tex(struct xctx *x, bool gather)
                          "tld4 is supported on 2d textures with a component (.r .g .b .a)");
     if ((rc = handles(x, src, h, tmp)))
         return rc;
+    if (indep && !param_ref(x, elem(x, src, 1), smp))
+        memcpy(smp, x_src(x, elem(x, src, 1), ISA_TYPE_U64, tmp), sizeof(smp));
     first = layered ? 1 : 0;
     for (uint32_t i = 0; i < 4; i++)
         coord(x, src, i, c[i]);
@@ -188,10 +264,19 @@ static int exec_tex(struct xctx *x, bool gather)
             cf[d] = as_f32(c[first + d][l]);
             ci[d] = (int32_t)(uint32_t)c[first + d][l];
         }
-        rc = gather ? isa_tex_gather(isa_device_mem(x->p->dev), t, cf,
-                                     mod_of(x, ISA_CAT_TEXCOMP) - 1, as_float, &v, &addr[l])
-                    : isa_tex_sample(isa_device_mem(x->p->dev), t, cf, ci, fc,
-                                     layered ? (uint32_t)c[0][l] : 0, as_float, &v, &addr[l]);
+        if (t->cl_order && !gather)
+            rc = cl_fetch(x, l, t, indep ? smp : NULL, cf, ci, fc,
+                          layered ? (int32_t)(uint32_t)c[0][l] : 0, as_float, &v, &addr[l]);
+        else if (t->cl_order || indep)
+            return isa_fault(x->w, l, PS_ENOTSUP, 0,
+                             t->cl_order ? "tld4 on an OpenCL image is not supported"
+                                         : "a separate sampler (independent texturing mode) "
+                                           "applies to OpenCL images only");
+        else
+            rc = cuda_fetch(x, t, gather, cf, ci, fc, layered ? (uint32_t)c[0][l] : 0, as_float, &v,
+                            &addr[l]);
+        if (rc == PS_EINVAL)
+            return rc;
         if (rc)
             return isa_fault(x->w, l, PS_EFAULT, addr[l],
                              "texture fetch outside device memory at 0x%llx (freed resource?)",
@@ -256,7 +341,10 @@ static int exec_query(struct xctx *x, bool surface)
             continue;
         if (!(t = isa_texobj_get(x->p->dev, h[l], surface)))
             return bad_handle(x, l, h[l], surface);
-        out[l] = query(t, q);
+        out[l] = !t->cl_order ? query(t, q)
+                 : q == 4     ? t->cl_type
+                 : q == 5     ? t->cl_order
+                              : query(t, q);
     }
     x_write(x, &x->ops[0], x->exec, out);
     return 0;
@@ -302,6 +390,44 @@ static int surface_addr(struct xctx *x, uint32_t l, const struct isa_texobj *t, 
     return 0;
 }
 
+/*
+ * One lane's formatted access (.p) to OpenCL image t: x (cc[0]) counts elements; a store
+ * converts val's four components (f32 or integer bits, per the format) into the element, a
+ * load converts the element into them.
+ */
+static int cl_formatted(struct xctx *x, uint32_t l, const struct isa_texobj *t, int64_t *cc,
+                        uint32_t layer, bool store, uint64_t val[4][ISA_WARP_SIZE], uint64_t *addr)
+{
+    uint32_t eb = isa_texel_bytes(t), v[4];
+    struct isa_texval tv;
+    bool skip;
+    uint8_t *p;
+    int rc;
+
+    cc[0] *= eb;
+    if ((rc = surface_addr(x, l, t, cc, layer, eb, addr, &skip)) || skip)
+        return rc;
+    if (!(p = isa_devmem_ptr(isa_device_mem(x->p->dev), *addr, eb)))
+        return isa_fault(x->w, l, PS_EFAULT, *addr,
+                         "image access outside device memory at 0x%llx (released image?)",
+                         (unsigned long long)*addr);
+    if (store) {
+        for (uint32_t k = 0; k < 4; k++)
+            v[k] = (uint32_t)val[k][l];
+        isa_cl_encode(t->cl_order, t->cl_type, v, p);
+        return 0;
+    }
+    isa_cl_decode(t->cl_order, t->cl_type, p, &tv);
+    for (uint32_t k = 0; k < 4; k++) {
+        float f = tv.v[k];
+        uint32_t u;
+
+        memcpy(&u, &f, sizeof(u));
+        val[k][l] = tv.f ? u : (uint32_t)tv.i[k];
+    }
+    return 0;
+}
+
 static int exec_surface(struct xctx *x, bool store)
 {
     const struct isa_operand *so = &x->ops[store ? 0 : 1], *vo = &x->ops[store ? 1 : 0];
@@ -309,11 +435,9 @@ static int exec_surface(struct xctx *x, bool store)
     uint32_t n = x->in->vec ? x->in->vec : 1, esize = isa_type_size(ty), dims, first;
     uint64_t h[ISA_WARP_SIZE], tmp[ISA_WARP_SIZE], c[4][ISA_WARP_SIZE], addr[ISA_WARP_SIZE] = {0};
     uint64_t val[4][ISA_WARP_SIZE];
-    bool layered;
+    bool layered, formatted = mod_of(x, ISA_CAT_SURFFMT) == 2;
     int rc;
 
-    if (mod_of(x, ISA_CAT_SURFFMT) == 2)
-        return isa_fault(x->w, 0, PS_ENOTSUP, 0, "formatted surface access (.p) is not supported");
     if (!(dims = geometry(x, &layered, &rc)))
         return rc;
     if ((rc = handles(x, so, h, tmp)))
@@ -336,6 +460,15 @@ static int exec_surface(struct xctx *x, bool store)
             return bad_handle(x, l, h[l], true);
         for (uint32_t d = 0; d < dims; d++)
             cc[d] = (int32_t)(uint32_t)c[first + d][l];
+        if (formatted && !t->cl_order)
+            return isa_fault(x->w, l, PS_ENOTSUP, 0,
+                             "formatted surface access (.p) is supported on OpenCL images only");
+        if (formatted) {
+            if ((rc = cl_formatted(x, l, t, cc, layered ? (uint32_t)c[0][l] : 0, store, val,
+                                   &addr[l])))
+                return rc;
+            continue;
+        }
         if ((rc = surface_addr(x, l, t, cc, layered ? (uint32_t)c[0][l] : 0, esize * n, &addr[l],
                                &skip)))
             return rc;

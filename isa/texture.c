@@ -65,7 +65,7 @@ int isa_texobj_destroy(struct isa_device *d, uint64_t handle)
 const struct isa_texobj *isa_texobj_get(const struct isa_device *d, uint64_t handle, bool surface)
 {
     if (!handle || handle > d->ntex || !d->tex[handle - 1].live ||
-        d->tex[handle - 1].surface != surface)
+        (d->tex[handle - 1].surface != surface && !d->tex[handle - 1].cl_order))
         return NULL;
     return &d->tex[handle - 1];
 }

@@ -40,13 +40,17 @@ struct isa_texobj {
     bool read_normalized; /* cudaReadModeNormalizedFloat */
     bool norm_coords;
     float border[4];
+    /* An OpenCL image (isa/climage.h) when non-zero: its cl_channel_order and cl_channel_type.
+     * Such an object serves texture and surface instructions alike, samples with the sampler
+     * the instruction names (independent mode) and ignores the CUDA sampler fields above. */
+    uint16_t cl_order, cl_type;
 };
 
 /* Registers t with d; *handle (never 0) is what kernels receive. PS_ENOMEM or PS_EINVAL. */
 int isa_texobj_create(struct isa_device *d, const struct isa_texobj *t, uint64_t *handle);
 /* PS_EINVAL when handle names no live object. */
 int isa_texobj_destroy(struct isa_device *d, uint64_t handle);
-/* The live object of handle (of the wanted kind), or NULL. */
+/* The live object of handle (of the wanted kind; OpenCL images are both), or NULL. */
 const struct isa_texobj *isa_texobj_get(const struct isa_device *d, uint64_t handle, bool surface);
 void isa_texobj_free_all(struct isa_device *d);
 

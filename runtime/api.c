@@ -209,6 +209,9 @@ int ptxsim_kernel_info(struct ptxsim_module *m, const char *name, struct ptxsim_
     for (uint32_t i = 0; i < f->nparams; i++) {
         isa_kernel_param(m->prog, k, i, &info->param_offset[i], &info->param_size[i]);
         info->param_ptr_space[i] = f->params[i].is_ptr ? f->params[i].ptr_space : 0;
+        if (f->params[i].type == ISA_TYPE_TEXREF || f->params[i].type == ISA_TYPE_SAMPLERREF ||
+            f->params[i].type == ISA_TYPE_SURFREF)
+            info->param_ptr_space[i] = ISA_SPACE_GLOBAL; /* an OpenCL image or sampler object */
     }
     info->static_shared = isa_kernel_static_shared(m->prog, k);
     info->regs = r.regs32;

@@ -72,13 +72,18 @@ static void put_caches(FILE *out, const struct tm_counters *c, bool full)
 {
     const char *core = "Total_core_cache_stats_breakdown", *l2 = "L2_cache_stats_breakdown";
 
+    /* GPGPU-Sim's order: L1I, L1D, L1C, L1T totals, then the core breakdown. */
+    put_cache_totals(out, "L1I", "\t", &c->l1i);
     put_cache_totals(out, "L1D", "\t", &c->l1d);
+    put_cache_totals(out, "L1C", "\t", &c->l1c);
+    put_cache_totals(out, "L1T", "\t", &c->l1t);
     fprintf(out, "Total_core_cache_stats:\n");
     put_breakdown(out, core, "GLOBAL_ACC_R", &c->l1d, true, full);
     put_breakdown(out, core, "GLOBAL_ACC_W", &c->l1d, false, full);
     if (full) {
         put_breakdown(out, core, "CONST_ACC_R", &c->l1c, true, full);
         put_breakdown(out, core, "INST_ACC_R", &c->l1i, true, full);
+        put_breakdown(out, core, "TEXTURE_ACC_R", &c->l1t, true, full);
     }
     put_cache_totals(out, "L2", "", &c->mem.l2);
     fprintf(out, "L2_total_cache_breakdown:\n");

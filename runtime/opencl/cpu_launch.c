@@ -114,14 +114,19 @@ static cl_int set_args(struct cpu_launch *l, cl_kernel k, cl_kernel ck)
         const struct ocl_arg *a = &k->args[i];
         uint8_t space = k->info.param_ptr_space[i];
 
-        if (!a->set)
+        if (!a->set) {
             rc = CL_INVALID_KERNEL_ARGS;
-        else if (a->local)
+        } else if (a->image) {
+            ocl_notify(l->c, "images and samplers are not supported on the CPU device "
+                             "(argument %u of kernel '%s')", i, k->info.name);
+            rc = CL_INVALID_OPERATION;
+        } else if (a->local) {
             rc = l->p->d->clSetKernelArg(ck, i, a->local_size, NULL);
-        else if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONST)
+        } else if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONST) {
             rc = set_buffer_arg(l, ck, i, a->mem);
-        else
+        } else {
             rc = l->p->d->clSetKernelArg(ck, i, k->info.param_size[i], a->value);
+        }
     }
     return rc;
 }

@@ -93,4 +93,6 @@ const cl_icd_dispatch ocl_dispatch = {
     .clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
     /* OpenCL 2.1, which ocl-icd dispatches whatever the platform's version */
     .clCreateProgramWithIL = (void *)ocl_create_program_with_il,
+    /* OpenCL 2.0, likewise */
+    .clCreateSamplerWithProperties = (void *)ocl_create_sampler_with_properties,
 };

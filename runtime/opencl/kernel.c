@@ -107,19 +107,31 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
     return CL_SUCCESS;
 }
 
+/*
+ * A pointer argument: a buffer (its address), an image (its engine texture-object handle) or
+ * a sampler (its sampler_t bits); see isa/climage.h.
+ */
 static cl_int set_mem_arg(cl_kernel k, struct ocl_arg *a, size_t size, const void *value)
 {
     cl_mem m = value ? *(const cl_mem *)value : NULL;
+    cl_sampler s = value ? *(const cl_sampler *)value : NULL;
     uint64_t addr = 0;
 
     if (size != sizeof(cl_mem))
         return CL_INVALID_ARG_SIZE;
-    if (m && (!ocl_valid(m, OCL_MAGIC_MEM) || m->ctx != k->prog->ctx))
+    if (s && ocl_valid(s, OCL_MAGIC_SAMPLER)) {
+        if (s->ctx != k->prog->ctx)
+            return CL_INVALID_SAMPLER;
+        addr = s->bits;
+        m = NULL;
+    } else if (m && (!ocl_valid(m, OCL_MAGIC_MEM) || m->ctx != k->prog->ctx)) {
         return CL_INVALID_MEM_OBJECT;
-    if (m)
-        addr = m->addr;
+    } else if (m) {
+        addr = m->img ? m->img->tex : m->addr;
+    }
     memcpy(a->value, &addr, sizeof(addr));
     a->mem = m;
+    a->image = (m && m->img) || (s && !m && addr);
     return CL_SUCCESS;
 }
 

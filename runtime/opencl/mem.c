@@ -4,9 +4,8 @@
  * creation and back when mapped (the spec lets an implementation cache
  * host_ptr's contents between those points). A sub-buffer is a window of
  * its buffer's allocation (same bytes, address + origin) and keeps the
- * buffer alive. The rectangular commands are in mem_rect.c. Images and
- * samplers are not supported: their entry points fail with
- * CL_INVALID_OPERATION and say so.
+ * buffer alive. The rectangular commands are in mem_rect.c; images are made
+ * in image.c (their engine texture object ends here, with the image).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,7 @@
 #define MEM_HOSTPTR (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define MEM_HOSTACC (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
 
-static cl_int check_flags(cl_mem_flags f, void *host_ptr)
+cl_int ocl_check_mem_flags(cl_mem_flags f, void *host_ptr)
 {
     cl_mem_flags a = f & MEM_ACCESS, h = f & MEM_HOSTACC;
 
@@ -60,7 +59,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context c, cl_mem_flags flags,
 
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
         rc = CL_INVALID_CONTEXT;
-    else if ((rc = check_flags(flags ? flags : CL_MEM_READ_WRITE, host_ptr)) != CL_SUCCESS)
+    else if ((rc = ocl_check_mem_flags(flags ? flags : CL_MEM_READ_WRITE, host_ptr)) != CL_SUCCESS)
         ;
     else if (size == 0 || size > (1536ull << 20) / 4)
         rc = CL_INVALID_BUFFER_SIZE;
@@ -105,11 +104,13 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
     if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_SEQ_CST))
         return CL_SUCCESS;
     c = m->ctx;
-    if (!m->parent) {
-        pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&c->lock);
+    if (m->img)
+        ptxsim_texobj_destroy(c->dev, m->img->tex);
+    if (!m->parent)
         ptxsim_free(c->dev, m->addr);
-        pthread_mutex_unlock(&c->lock);
-    }
+    pthread_mutex_unlock(&c->lock);
+    free(m->img);
     while (m->maps) {
         struct ocl_mapping *next = m->maps->next;
 
@@ -174,7 +175,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem b, cl_mem_flags f,
     cl_mem m = NULL;
     cl_int rc = CL_SUCCESS;
 
-    if (!ocl_valid(b, OCL_MAGIC_MEM) || b->parent)
+    if (!ocl_valid(b, OCL_MAGIC_MEM) || b->parent || b->img)
         rc = CL_INVALID_MEM_OBJECT; /* not a buffer, or itself a sub-buffer */
     else if ((rc = sub_flags(b, f, &flags)) == CL_SUCCESS &&
              (rc = sub_region(b, t, info)) == CL_SUCCESS && !(m = calloc(1, sizeof(*m))))
@@ -202,6 +203,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info name, s
 
     if (!ocl_valid(m, OCL_MAGIC_MEM))
         return CL_INVALID_MEM_OBJECT;
+    if (m->img)
+        type = m->img->desc.image_type;
     switch (name) {
     case CL_MEM_TYPE:
         return ocl_info(&type, sizeof(type), size, value, size_ret);
@@ -236,18 +239,25 @@ bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, si
     return as < bs + bn && bs < as + an;
 }
 
-cl_int ocl_check_mem_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
-                        const cl_event *wl)
+/* The checks of ocl_check_mem_cmd; images pass only when image_ok. */
+static cl_int mem_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
+                      const cl_event *wl, bool image_ok)
 {
     if (!ocl_valid(q, OCL_MAGIC_QUEUE))
         return CL_INVALID_COMMAND_QUEUE;
-    if (!ocl_valid(m, OCL_MAGIC_MEM))
+    if (!ocl_valid(m, OCL_MAGIC_MEM) || (m->img && !image_ok))
         return CL_INVALID_MEM_OBJECT;
     if (m->ctx != q->ctx)
         return CL_INVALID_CONTEXT;
     if (off > m->size || n > m->size - off)
         return CL_INVALID_VALUE;
     return ocl_check_wait_list(nw, wl);
+}
+
+cl_int ocl_check_mem_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
+                         const cl_event *wl)
+{
+    return mem_cmd(q, m, off, n, nw, wl, false);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool block,
@@ -383,7 +393,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, 
             free(ptr);
         ptr = NULL;
     } else {
-        *map = (struct ocl_mapping){ptr, off, n, (flags & ~CL_MAP_READ) != 0, m->maps};
+        *map = (struct ocl_mapping){.ptr = ptr, .offset = off, .size = n,
+                                    .write = (flags & ~CL_MAP_READ) != 0, .next = m->maps};
         m->maps = map;
         m->map_count++;
     }
@@ -397,7 +408,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
                                                         cl_event *event)
 {
     cl_ulong t = ocl_now_ns();
-    cl_int rc = ocl_check_mem_cmd(q, m, 0, 0, nw, wl);
+    cl_int rc = mem_cmd(q, m, 0, 0, nw, wl, true);
     struct ocl_mapping **pp, *map;
 
     if (rc)
@@ -411,7 +422,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
     m->map_count--;
     if (map->write) {
         pthread_mutex_lock(&q->ctx->lock);
-        if (ptxsim_memcpy_htod(q->ctx->dev, m->addr + map->offset, map->ptr, map->size))
+        if (m->img ? ocl_image_rows(q->ctx->dev, m, map->origin, map->region, map->ptr,
+                                    map->row, map->slice, true)
+                   : ptxsim_memcpy_htod(q->ctx->dev, m->addr + map->offset, map->ptr, map->size))
             rc = CL_OUT_OF_RESOURCES;
         pthread_mutex_unlock(&q->ctx->lock);
     }

@@ -39,6 +39,7 @@ enum ocl_magic {
     OCL_MAGIC_PROGRAM,
     OCL_MAGIC_KERNEL,
     OCL_MAGIC_EVENT,
+    OCL_MAGIC_SAMPLER,
 };
 
 #define OCL_HEAD            \
@@ -80,6 +81,22 @@ struct ocl_mapping {
     size_t offset, size;
     bool write;
     struct ocl_mapping *next;
+    size_t origin[3], region[3], row, slice; /* an image's mapped region and host pitches */
+};
+
+/*
+ * An image's description (image.c): the format, the description as created, and the device
+ * layout (tightly packed rows; a 1D array's layers are rows, a 2D array's and a 3D image's
+ * layers and slices are row x height). tex is its engine texture object (isa/climage.h),
+ * which is what a kernel argument of image type receives.
+ */
+struct ocl_image {
+    cl_image_format fmt;
+    cl_image_desc desc;
+    size_t elem;          /* bytes per element */
+    size_t row, slice;    /* device row and slice (or layer) pitch */
+    size_t dims[3];       /* width, height, depth-or-layers (1 where the type has none) */
+    uint64_t tex;
 };
 
 struct _cl_mem {
@@ -93,6 +110,17 @@ struct _cl_mem {
     size_t origin;  /* a sub-buffer's offset in parent */
     struct ocl_mapping *maps;
     uint32_t map_count;
+    struct ocl_image *img; /* images only (a 1D buffer image's parent is its buffer) */
+};
+
+/* A sampler (sampler.c): its properties and the sampler_t bits a kernel argument receives. */
+struct _cl_sampler {
+    OCL_HEAD;
+    cl_context ctx;
+    cl_bool norm;
+    cl_addressing_mode addr;
+    cl_filter_mode filter;
+    uint32_t bits;
 };
 
 /* What a program was made from (docs/opencl.md, "Compiling programs"). */
@@ -124,6 +152,7 @@ struct _cl_program {
 
 struct ocl_arg {
     bool set;
+    bool image; /* an image or sampler argument (GPU only: the CPU device refuses them) */
     bool local;       /* __local pointer: value is local_size */
     size_t local_size;
     uint8_t value[256];
@@ -281,12 +310,36 @@ void ocl_program_reset(cl_program p);
 cl_program CL_API_CALL ocl_create_program_with_il(cl_context c, const void *il, size_t len,
                                                   cl_int *errcode);
 
+/* A memory object's flags and host pointer, checked (CL_INVALID_VALUE, CL_INVALID_HOST_PTR). */
+cl_int ocl_check_mem_flags(cl_mem_flags f, void *host_ptr);
+
+/*
+ * Moves an image region (origin and region in elements, rows and slices) between device
+ * memory and host memory laid out with pitches row and slice (bytes), row by row: to the
+ * device when to_dev. Under the context's lock. A ptxsim error code (image_io.c, a leaf).
+ */
+int ocl_image_rows(struct ptxsim_device *dev, cl_mem m, const size_t *origin,
+                   const size_t *region, void *host, size_t row, size_t slice, bool to_dev);
+
 /* Common checks of a buffer command: queue, buffer, byte range, wait list. */
 cl_int ocl_check_mem_cmd(cl_command_queue q, cl_mem m, size_t off, size_t n, cl_uint nw,
                          const cl_event *wl);
 
 /* Whether two byte ranges of buffers or sub-buffers share memory (same allocation). */
 bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, size_t bn);
+
+/* OpenCL 2.0's clCreateSamplerWithProperties (sampler.c), which ocl-icd dispatches. */
+cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c,
+                                                          const cl_ulong *props,
+                                                          cl_int *errcode);
+/* Whether context c has the GPU device, the one that supports images (image.c). */
+bool ocl_context_has_gpu(cl_context c);
+
+/* The GPU device's image limits (CL_DEVICE_IMAGE*), those of a Fermi GPU's OpenCL driver. */
+#define OCL_IMG2D_MAX 16384
+#define OCL_IMG3D_MAX 2048
+#define OCL_IMG_BUFFER_MAX (1u << 27)
+#define OCL_IMG_ARRAY_MAX 2048
 
 /* Maps a ptxsim error code to an OpenCL one. */
 cl_int ocl_error(int ps_code);

@@ -499,12 +499,15 @@ static cl_int device_info_sizes(cl_device_info name, size_t size, void *value, s
         INFO_T(size_t, 1 << 20);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+        INFO_T(size_t, OCL_IMG2D_MAX);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+        INFO_T(size_t, OCL_IMG3D_MAX);
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+        INFO_T(size_t, OCL_IMG_BUFFER_MAX);
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-        INFO_T(size_t, 0);
+        INFO_T(size_t, OCL_IMG_ARRAY_MAX);
     default:
         return -1;
     }
@@ -548,11 +551,14 @@ static cl_int device_info_uint(cl_device_info name, size_t size, void *value, si
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
     case CL_DEVICE_REFERENCE_COUNT:
         INFO_T(cl_uint, 1);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+        INFO_T(cl_uint, 128); /* the OpenCL 1.2 minimums, as Fermi's driver reports */
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+        INFO_T(cl_uint, 8);
+    case CL_DEVICE_MAX_SAMPLERS:
+        INFO_T(cl_uint, 16);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
         INFO_T(cl_uint, 0);
     default:
@@ -598,13 +604,13 @@ static cl_int device_info_misc(cl_device_info name, size_t size, void *value, si
         INFO_T(cl_device_id, NULL);
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
         INFO_T(cl_device_affinity_domain, 0);
-    case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
     case CL_DEVICE_LINKER_AVAILABLE:
         INFO_T(cl_bool, CL_FALSE);
     case CL_DEVICE_AVAILABLE:
         INFO_T(cl_bool, e->bad ? CL_FALSE : CL_TRUE);
+    case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
@@ -667,6 +673,11 @@ cl_int ocl_cpu_device_info(cl_device_info name, size_t size, void *value, size_t
         return CL_INVALID_DEVICE;
     if (name == CL_DEVICE_PLATFORM)
         return ocl_info(&me, sizeof(me), size, value, size_ret);
+    if (name == CL_DEVICE_IMAGE_SUPPORT) { /* ptxsim's images live on the GPU device only */
+        cl_bool no = CL_FALSE;
+
+        return ocl_info(&no, sizeof(no), size, value, size_ret);
+    }
     /* Buffers live in the context's shared memory, whose rules are the GPU's: same answers. */
     if (name == CL_DEVICE_MEM_BASE_ADDR_ALIGN || name == CL_DEVICE_MAX_MEM_ALLOC_SIZE ||
         name == CL_DEVICE_GLOBAL_MEM_SIZE)

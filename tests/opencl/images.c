@@ -1,7 +1,8 @@
 /*
- * Images: a device without image support must refuse them with
- * CL_INVALID_OPERATION (OpenCL 1.2, clCreateImage); one with image support
- * must create them. Either way the program prints the same lines.
+ * Images: a device without image support (ptxsim's CPU device) must refuse
+ * them with CL_INVALID_OPERATION (OpenCL 1.2, clCreateImage); one with image
+ * support (ptxsim's GPU device, PoCL) must create them. Either way the
+ * program prints the same lines. image_sample.c and image_write.c use them.
  */
 #include <stdio.h>
 

@@ -6,7 +6,7 @@
 # compared by compare.c with the same program on PoCL's own platform, as
 # tests/opencl/run.sh compares the GPU device. Programs that exercise only
 # the GPU's compilers (PTX, SPIR, SPIR-V, clCompileProgram binaries),
-# ptxsim's own misuse answers, images (not on the CPU device yet) and
+# ptxsim's own misuse answers, image reads and writes (not on the CPU device: images.c checks its refusal) and
 # the GPU's timing-mode clock are not run here.
 # Skips (77) without PoCL or without the built ICD.
 set -u
@@ -18,7 +18,7 @@ build="${top_builddir:-$top/build}"
 here="$top/tests/opencl"
 icd="$build/runtime/opencl/.libs/libptxsim_ocl.so"
 cc="${CC:-cc}"
-tests="${OCL_CPU_TESTS:-vecadd reduce atomics stencil2d matmul vectypes mathfn offsets api
+tests="${OCL_CPU_TESTS:-vecadd reduce atomics stencil2d matmul vectypes mathfn offsets api images
        subbuffer rect_copy fill_buffer scan histogram transpose bitonic intfn kernel_arg_info
        build_options relational events}"
 
