@@ -69,6 +69,18 @@ enum pol_mem_event {
     POL_MEM_L1_EVICT_EXITED,
     /* Warp `slot` read line `line`, already being fetched: the read merged into the MSHR. */
     POL_MEM_L1_MERGE,
+    /*
+     * A store missed the L1D and went on without allocating; GPGPU-Sim's tag
+     * probe picked line `line` for it (memsys/cache.h, MEM_OBS_STORE_MISS).
+     * Two calls: first POL_MEM_L1_STORE_VICTIM, `slot` the warp that
+     * allocated the picked line (a valid line, not evicted: it stays), unless
+     * the picked line is the store's own line being fetched; then
+     * POL_MEM_L1_STORE_MISS, `slot` the storing warp. CCWS's authors' code
+     * treats the first as an eviction into the line's source warp's VTA and
+     * makes the storing warp the line's source.
+     */
+    POL_MEM_L1_STORE_VICTIM,
+    POL_MEM_L1_STORE_MISS,
 };
 
 struct pol_warp_sched_params {

@@ -136,6 +136,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->shmem_warp_parts = clamp_u32(c->gpgpu_shmem_warp_parts, 1);
     p->shmem_limited_bcast = c->gpgpu_shmem_limited_broadcast;
     p->shmem_atomic_serialize = c->ptxsim_shmem_atomic_serialize;
+    p->sched_rotate = c->ptxsim_sched_rotate;
     p->skip_l1d = c->gpgpu_gmem_skip_L1D;
     p->flush_l1 = c->gpgpu_flush_l1_cache;
     p->perf_sim_memcpy = c->gpgpu_perf_sim_memcpy;

@@ -108,15 +108,20 @@ static void fold_out(struct tm_sm *s)
 }
 
 /*
- * The schedulers from `from` on. When they share state (ws_shared: a policy's
- * state per SM), a later scheduler's choice may depend on what a
+ * The schedulers from turn `from` on. Turn i is scheduler (i + now) % nsched
+ * with ptxsim_sched_rotate (GPGPU-Sim's Issue_Prio: the first scheduler of a
+ * cycle changes every cycle, so none keeps first pick of the shared pipes and
+ * the LD/ST unit), else scheduler i. When they share state (ws_shared: a
+ * policy's state per SM), a later scheduler's choice may depend on what a
  * deferred issue tells the policy, so after a deferral the parallel part
  * stops and the ordered part runs the rest.
  */
 static int run_schedulers(struct tm_sm *s, uint32_t from)
 {
-    for (uint32_t i = from; i < s->prm->nsched; i++) {
-        int rc = tm_sm_schedule(s, i, s->cyc.ldst_fail, &s->cyc.sum);
+    uint32_t n = s->prm->nsched, first = s->prm->sched_rotate && n ? (uint32_t)(s->now % n) : 0;
+
+    for (uint32_t i = from; i < n; i++) {
+        int rc = tm_sm_schedule(s, (i + first) % n, s->cyc.ldst_fail, &s->cyc.sum);
 
         if (rc)
             return rc;
