@@ -39,11 +39,12 @@ void ps_ring_fini(struct ps_ring *r)
 
 bool ps_ring_reserve(struct ps_ring *r, uint32_t n)
 {
-    uint32_t cap = r->cap ? pow2_at_least(r->cap) : 8;
+    uint32_t cap;
     unsigned char *b;
 
-    if (r->n + n <= r->cap)
+    if (r->n + n <= r->cap) /* the common case: checked before any rounding */
         return true;
+    cap = r->cap ? pow2_at_least(r->cap) : 8;
     while (cap < r->n + n)
         cap *= 2;
     b = malloc(r->esize * cap);

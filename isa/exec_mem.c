@@ -98,8 +98,8 @@ static void resolve_generic(uint8_t *space, uint64_t *a)
 }
 
 /* Host pointer for size bytes at (space, a) as lane l sees it, or NULL after a fault. */
-static uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, uint32_t size,
-                         bool store, int *rc)
+static uint8_t *lane_ptr_slow(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, uint32_t size,
+                              bool store, int *rc)
 {
     struct isa_warp *w = x->w;
     const char *what = store ? "store to" : "load from";
@@ -154,6 +154,28 @@ static uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, 
                                                                          : "out-of-bounds",
                         size, what, space_word(space), (unsigned long long)a);
     return p;
+}
+
+/*
+ * lane_ptr_slow's answer for the common cases without a call: an aligned
+ * access inside the CTA's shared memory, or inside the global allocation
+ * the last access found (x->hit_*, never a read-only one).
+ */
+static inline uint8_t *lane_ptr(struct xctx *x, uint32_t l, uint8_t space, uint64_t a,
+                                uint32_t size, bool store, int *rc)
+{
+    if (!(a & (size - 1))) {
+        if (space == ISA_SPACE_SHARED) {
+            uint64_t limit = x->w->cta->shared_bytes;
+
+            if (a < limit && size <= limit - a)
+                return x->w->cta->shared + a;
+        } else if (space == ISA_SPACE_GLOBAL && a >= x->hit_lo && a < x->hit_hi &&
+                   size <= x->hit_hi - a) {
+            return x->hit_data + (a - x->hit_lo);
+        }
+    }
+    return lane_ptr_slow(x, l, space, a, size, store, rc);
 }
 
 int x_read_generic(struct xctx *x, uint32_t lane, uint64_t addr, void *buf, uint32_t size)

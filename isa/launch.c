@@ -409,6 +409,11 @@ static int run_cta(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
     }
 }
 
+int isa_cta_run(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
+{
+    return run_cta(c, budget, thread_cap);
+}
+
 int isa_launch_run(struct isa_program *p, const struct isa_launch_desc *ld,
                    struct isa_launch_stats *stats, struct ps_err *err)
 {

@@ -173,6 +173,14 @@ void isa_launch_fini(struct isa_launch *L);
 /* Creates the warps of CTA linear index `linear` (shared memory zeroed). */
 int isa_cta_init(struct isa_cta *c, struct isa_launch *L, uint64_t linear);
 void isa_cta_fini(struct isa_cta *c);
+/*
+ * Runs an initialised CTA to completion functionally, its warps round robin
+ * (what isa_launch_run does for each CTA; the timing model's sampled
+ * simulation runs the CTAs it does not time this way). budget: warp
+ * instructions of the launch before a runaway fault (0 = none); thread_cap:
+ * the launch's thread instructions before PS_ERUNAWAY (0 = no cap).
+ */
+int isa_cta_run(struct isa_cta *c, uint64_t budget, uint64_t thread_cap);
 
 /*
  * Executes the next instruction of w. Returns 0 (the warp may now be

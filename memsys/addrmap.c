@@ -170,13 +170,7 @@ void mem_addrmap_decode(const struct mem_addrmap *m, struct mem_req *r)
 /* Removes the bits of v selected by mask, closing the gaps (the inverse of a deposit). */
 static uint64_t squeeze_out(uint64_t v, uint64_t mask)
 {
-    uint64_t out = 0;
-    unsigned j = 0;
-
-    for (unsigned i = 0; i < 64; i++)
-        if (!(mask >> i & 1))
-            out |= (v >> i & 1) << j++;
-    return out;
+    return mem_pext(v, ~mask); /* the kept bits, run by run */
 }
 
 uint64_t mem_addrmap_partition_addr(const struct mem_addrmap *m, uint64_t a)

@@ -474,6 +474,51 @@ static enum mem_cache_result write_fetch(struct mem_cache *c, const struct mem_r
     return res;
 }
 
+/*
+ * A store missed and went on without allocating: show the observer the line
+ * GPGPU-Sim's tag probe picks for it (see MEM_OBS_STORE_MISS): the store's
+ * own pending line, else the least recently used valid line of the set
+ * unless a way is free or every other way is reserved. Nothing changes.
+ */
+static void observe_store_miss(struct mem_cache *c, const struct mem_req *r, const struct probe *p,
+                               uint64_t now)
+{
+    uint32_t base = p->set * c->g.assoc, pick = p->idx;
+    struct mem_req a;
+
+    for (uint32_t w = 0; p->idx == NONE && w < c->g.assoc; w++) {
+        const struct cline *l = &c->lines[base + w];
+
+        if (l->pending)
+            continue;
+        if (!l->valid)
+            return; /* GPGPU-Sim would take the free way: no line to tell of */
+        if (pick == NONE || l->last_use < c->lines[pick].last_use)
+            pick = base + w;
+    }
+    if (pick == NONE)
+        return;
+    a = (struct mem_req){.addr = c->lines[pick].tag << c->line_shift,
+                         .type = p->idx == NONE ? MEM_READ : MEM_WRITE,
+                         .space = c->lines[pick].space,
+                         .sm = c->lines[pick].sm,
+                         .warp = c->lines[pick].warp,
+                         .pc = c->lines[pick].pc,
+                         .t_issue = c->lines[pick].insert_time};
+    c->obs(c->obs_ctx, MEM_OBS_STORE_MISS, &a, c->lines[pick].tag, r->warp, now);
+}
+
+/* A write that misses and does not allocate goes on; an L1's observer hears of it. */
+static enum mem_cache_result write_miss_on(struct mem_cache *c, const struct mem_req *r,
+                                           const struct probe *p, uint64_t now)
+{
+    enum mem_cache_result res = send_write(c, r);
+
+    if (res != MEM_RESFAIL && c->obs && c->l1)
+        observe_store_miss(c, r, p, now);
+    return res;
+}
+
 static enum mem_cache_result access_write(struct mem_cache *c, const struct mem_req *r,
                                           uint64_t now)
 {
@@ -492,7 +537,7 @@ static enum mem_cache_result access_write(struct mem_cache *c, const struct mem_
     case 'F':
         return write_fetch(c, r, &p, wp, now);
     default:
-        return send_write(c, r);
+        return write_miss_on(c, r, &p, now);
     }
 }
 

@@ -117,9 +117,16 @@ void mem_cache_set_index_fn(struct mem_cache *c, uint64_t (*fn)(const void *ctx,
  * as the request that allocated it, its t_issue the allocation cycle, so an
  * observer can tell a slot's earlier warp from its current one). A read
  * merging into a pending MSHR is MEM_OBS_MERGE (GPGPU-Sim's L1D answers it
- * MISS; an observer may treat it as one).
+ * MISS; an observer may treat it as one). A store that misses and goes on
+ * without allocating is MEM_OBS_STORE_MISS, told through the line GPGPU-Sim's
+ * tag probe picks for it (a read miss would replace it; nothing is evicted):
+ * warp is the storing warp, line and r the line as MEM_OBS_EVICT gives one,
+ * either the set's least recently used valid line (none reported while the
+ * set has a free way or only reserved ones), or the store's own line when it
+ * is being fetched (r->type MEM_WRITE then: a line with no contents yet).
+ * CCWS's authors' code hooks every L1D MISS, stores included.
  */
-enum mem_obs_kind { MEM_OBS_HIT, MEM_OBS_MISS, MEM_OBS_EVICT, MEM_OBS_MERGE };
+enum mem_obs_kind { MEM_OBS_HIT, MEM_OBS_MISS, MEM_OBS_EVICT, MEM_OBS_MERGE, MEM_OBS_STORE_MISS };
 typedef void (*mem_cache_observer)(void *ctx, enum mem_obs_kind kind, const struct mem_req *r,
                                    uint64_t line, uint16_t warp, uint64_t now);
 void mem_cache_set_observer(struct mem_cache *c, mem_cache_observer fn, void *ctx);

@@ -159,11 +159,55 @@ static uint32_t busiest_bank(const struct bank_word *v, uint32_t n, bool limited
     return best;
 }
 
+/*
+ * The common case without sorting: when no bank holds two distinct words,
+ * a bank's accesses all read one word. Unlimited broadcast makes that one
+ * cycle; limited broadcast frees only the lowest bank with a shared word
+ * (busiest_bank's choice), every other bank costs one cycle per access.
+ * Returns 0 when some bank holds two distinct words (sort instead).
+ */
+static uint32_t one_word_per_bank(const struct bank_word *v, uint32_t n, uint32_t nbanks,
+                                  bool limited)
+{
+    uint64_t word_of[64];
+    uint32_t cnt[64], best = 0, chosen = 64;
+    uint64_t used = 0;
+
+    if (nbanks > 64 || !n)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = v[i].bank;
+
+        if (!(used >> b & 1)) {
+            used |= UINT64_C(1) << b;
+            word_of[b] = v[i].word;
+            cnt[b] = 1;
+        } else if (word_of[b] != v[i].word) {
+            return 0;
+        } else {
+            cnt[b]++;
+        }
+    }
+    if (!limited)
+        return 1;
+    for (uint32_t b = 0; b < nbanks; b++)
+        if (used >> b & 1 && cnt[b] > 1 && chosen == 64)
+            chosen = b;
+    for (uint32_t b = 0; b < nbanks; b++)
+        if (used >> b & 1) {
+            uint32_t c = b == chosen ? 1 : cnt[b];
+
+            if (c > best)
+                best = c;
+        }
+    return best;
+}
+
 static uint32_t group_cycles(const uint64_t *addr, uint32_t active, uint32_t lane0, uint32_t lanes,
                              uint32_t size, uint32_t nbanks, bool limited)
 {
     struct bank_word v[WARP_LANES * SHMEM_MAX_WORDS];
-    uint32_t nw = (size + 3) / 4, n = 0;
+    uint32_t nw = (size + 3) / 4, n = 0, fast;
 
     if (nw == 0)
         nw = 1;
@@ -178,6 +222,8 @@ static uint32_t group_cycles(const uint64_t *addr, uint32_t active, uint32_t lan
             n++;
         }
     }
+    if ((fast = one_word_per_bank(v, n, nbanks, limited)))
+        return fast;
     sort_words(v, n);
     return busiest_bank(v, n, limited);
 }

@@ -30,6 +30,7 @@ enum { MERGE_PROBE, MERGE_IGNORE };
 enum { INDEX_HASH, INDEX_MOD };
 enum { ATOMICS_HOLD, ATOMICS_FREE };
 enum { EVICT_TO_SOURCE, EVICT_TO_ALLOC };
+enum { STORE_MISS_PROBE, STORE_MISS_IGNORE };
 
 #define CCWS_SRC_ENTRIES 4096u /* the source table: far more than an L1D's lines in flight */
 
@@ -39,6 +40,7 @@ struct ccws_opts {
     uint32_t decay, vta_write;
     uint32_t series_cap;
     uint32_t k_wsc, share, start, vta_exit, evict_exited, merge, vta_index, atomics, evict_to;
+    uint32_t store_miss;
 };
 
 /* The options' table (ws_ccws.c), in the order the trace writes them. */

@@ -60,14 +60,14 @@ static void dump_counters(const struct ccws *s, const struct pol_ccws_stats *c, 
 
     fprintf(f,
             "# vta_probes=%" PRIu64 " vta_hits=%" PRIu64 " vta_hit_rate=%.6f vta_inserts=%" PRIu64
-            " evict_dropped=%" PRIu64 " evict_redirected=%" PRIu64 " writes=%" PRIu64
-            " vta_write_invalidated=%" PRIu64 " barrier_released=%" PRIu64 " l1_hits=%" PRIu64
-            " issued=%" PRIu64 " cycles=%" PRIu64 " throttled_cycles=%" PRIu64
+            " evict_dropped=%" PRIu64 " evict_redirected=%" PRIu64 " store_victims=%" PRIu64
+            " writes=%" PRIu64 " vta_write_invalidated=%" PRIu64 " barrier_released=%" PRIu64
+            " l1_hits=%" PRIu64 " issued=%" PRIu64 " cycles=%" PRIu64 " throttled_cycles=%" PRIu64
             " loads_held=%" PRIu64 " mean_active=%.4f mean_permitted=%.4f series_dropped=%" PRIu64
             "\n",
             c->vta_probes, c->vta_hits, rate, c->vta_inserts, c->evict_dropped, c->evict_redirected,
-            c->writes, c->vta_write_invalidated, c->barrier_released, c->l1_hits, c->issued,
-            c->cycles, c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
+            c->store_victims, c->writes, c->vta_write_invalidated, c->barrier_released, c->l1_hits,
+            c->issued, c->cycles, c->throttled_cycles, c->loads_held, (double)c->active_sum / cyc,
             (double)c->permitted_sum / cyc, s->series.dropped);
     fputs("# permitted_hist", f);
     for (uint32_t i = 0; i <= s->max_warps; i++)

@@ -67,7 +67,10 @@ enum hpdp_dev hpdp_choose_coloc(const struct hpdp_coloc *in, double fair[2])
         double sd[HPDP_MAX_CORUNNERS + 1], w[HPDP_MAX_CORUNNERS + 1];
         uint32_t n = in->nco < HPDP_MAX_CORUNNERS ? in->nco : HPDP_MAX_CORUNNERS;
 
-        sd[0] = hpdp_slowdown(in->t_coloc[d], in->t_alone[d]);
+        double ref = in->t_alone[d];
+        if (in->ref_best && in->t_alone[1 - d] < ref)
+            ref = in->t_alone[1 - d];
+        sd[0] = hpdp_slowdown(in->t_coloc[d], ref);
         w[0] = in->w_ocl > 0 ? in->w_ocl : 1.0;
         for (uint32_t i = 0; i < n; i++) {
             sd[i + 1] = in->sd_co[d][i];

@@ -7,6 +7,7 @@
 #ifndef PTXSIM_POLICIES_HPDP_POLICY_H
 #define PTXSIM_POLICIES_HPDP_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,12 +52,15 @@ struct hpdp_coloc {
     double sd_co[2][HPDP_MAX_CORUNNERS]; /* each co-runner's slowdown with the kernel on dev */
     double w_co[HPDP_MAX_CORUNNERS];     /* co-runner weights (1.0 = unweighted) */
     double w_ocl;                        /* the OpenCL program's weight */
+    bool ref_best; /* the kernel's slowdown against its best alone time on either device,
+                      not the literal per-device one (extraction 5.4's ambiguity) */
 };
 
 /*
  * Max (weighted) fairness with co-runners: fairness[dev] of the OpenCL
- * kernel's slowdown (t_coloc / t_alone on that device) and the co-runners'
- * slowdowns; the larger wins, a tie (within 1e-12) goes to the GPU. With no
+ * kernel's slowdown (t_coloc / t_alone on that device; with ref_best,
+ * t_coloc / the smaller t_alone of the two, so a slow device is penalised)
+ * and the co-runners' slowdowns; the larger wins, a tie (within 1e-12) goes to the GPU. With no
  * co-runners it is hpdp_choose_alone over t_alone. fair may be NULL.
  */
 enum hpdp_dev hpdp_choose_coloc(const struct hpdp_coloc *in, double fair[2]);

@@ -69,6 +69,18 @@ enum pol_mem_event {
     POL_MEM_L1_EVICT_EXITED,
     /* Warp `slot` read line `line`, already being fetched: the read merged into the MSHR. */
     POL_MEM_L1_MERGE,
+    /*
+     * A store missed the L1D and went on without allocating; GPGPU-Sim's tag
+     * probe picked line `line` for it (memsys/cache.h, MEM_OBS_STORE_MISS).
+     * Two calls: first POL_MEM_L1_STORE_VICTIM, `slot` the warp that
+     * allocated the picked line (a valid line, not evicted: it stays), unless
+     * the picked line is the store's own line being fetched; then
+     * POL_MEM_L1_STORE_MISS, `slot` the storing warp. CCWS's authors' code
+     * treats the first as an eviction into the line's source warp's VTA and
+     * makes the storing warp the line's source.
+     */
+    POL_MEM_L1_STORE_VICTIM,
+    POL_MEM_L1_STORE_MISS,
 };
 
 struct pol_warp_sched_params {
@@ -108,6 +120,14 @@ struct pol_warp_sched_ops {
      */
     uint32_t (*order)(void *st, const struct pol_warp_view *v, uint32_t n, uint32_t *order,
                       uint64_t now);
+    /*
+     * true: order() reads only the views and state that on_issue and
+     * on_event change, ignores now and changes nothing, and may_issue,
+     * on_mem, on_branch and sm_monitor are NULL. The SM may then repeat a
+     * scheduler pass that issued nothing, without calling order(), while
+     * nothing the pass read has changed (timing/sm_issue.c).
+     */
+    bool order_repeats;
     /* May w issue in? NULL = always. */
     bool (*may_issue)(void *st, const struct pol_warp_view *w, const struct pol_instr_view *in);
     /* Optional notifications. */

@@ -89,6 +89,8 @@ static const struct pol_arg ccws_args[] = {
     KEY_W("vta_index", vta_index, INDEX_HASH, "hash|mod", "the VTA set index"),
     KEY_W("atomics", atomics, ATOMICS_HOLD, "hold|free", "global atomics under throttling"),
     KEY_W("evict_to", evict_to, EVICT_TO_SOURCE, "source|alloc", "whose VTA an eviction enters"),
+    KEY_W("store_miss", store_miss, STORE_MISS_PROBE, "probe|ignore",
+          "a store miss and the line the L1D's probe picks"),
 };
 
 static int check_opts(void *cfg, char *why, size_t len)
@@ -593,6 +595,18 @@ static void ccws_on_mem(void *st, enum pol_mem_event e, uint32_t slot, uint64_t 
         if (c->o.vta_write == WRITE_INVALIDATE)
             c->st.vta_write_invalidated += pol_ccws_vta_invalidate(c->vta, line);
         touch(c, slot);
+        break;
+    case POL_MEM_L1_STORE_VICTIM: /* the picked line goes to its source's VTA, and stays */
+        if (c->o.store_miss == STORE_MISS_PROBE) {
+            c->st.store_victims++;
+            evicted(c, slot, line, false);
+        }
+        break;
+    case POL_MEM_L1_STORE_MISS: /* the storing warp becomes the picked line's source */
+        if (c->o.store_miss == STORE_MISS_PROBE && c->w[slot].occupied) {
+            set_source(c, slot, line);
+            touch(c, slot);
+        }
         break;
     case POL_MEM_L1_MISS:
         if (!c->w[slot].occupied)

@@ -17,6 +17,7 @@ struct pol_ccws_stats {
     uint64_t vta_inserts;           /* evicted lines put into the allocating warp's VTA */
     uint64_t evict_dropped;         /* evicted lines whose allocating warp has left the slot */
     uint64_t evict_redirected;      /* evictions put into a later merging warp's VTA (evict_to) */
+    uint64_t store_victims;         /* store_miss=probe: lines a store miss's probe put in a VTA */
     uint64_t writes;                /* global stores seen (POL_MEM_L1_WRITE) */
     uint64_t vta_write_invalidated; /* VTA tags those stores removed (vta_write=invalidate) */
     uint64_t barrier_released;      /* decay=inst: cycles x barred warps let load for a barrier */

@@ -56,5 +56,6 @@ const struct pol_warp_sched_ops pol_ws_gto = {
     .create = gto_create,
     .state_size = sizeof(struct gto),
     .order = gto_order,
+    .order_repeats = true,
     .on_issue = gto_on_issue,
 };

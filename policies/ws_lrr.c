@@ -51,5 +51,6 @@ const struct pol_warp_sched_ops pol_ws_lrr = {
     .create = lrr_create,
     .state_size = sizeof(struct lrr),
     .order = lrr_order,
+    .order_repeats = true,
     .on_issue = lrr_on_issue,
 };

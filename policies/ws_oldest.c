@@ -40,4 +40,5 @@ const struct pol_warp_sched_ops pol_ws_oldest = {
     .create = oldest_create,
     .state_size = sizeof(struct oldest),
     .order = oldest_order,
+    .order_repeats = true,
 };

@@ -109,7 +109,9 @@ static bool timing_total(const struct ptxsim_kstat *ks, size_t n, struct tm_stat
             memset(&t->c, 0, sizeof(t->c));
             t->wall_s = 0;
             lat_max = 0;
+            memset(&t->sampled, 0, sizeof(t->sampled));
         }
+        tm_sampled_add(&t->sampled, &k->tm.sampled);
         any = true;
         tm_counters_add(&t->c, &k->tm.c);
         t->c.cycles += k->tm.gpu_cycles - k->tm.c.cycles; /* overlap counted once */

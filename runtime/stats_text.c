@@ -183,6 +183,7 @@ static void put_kernel(FILE *out, const struct ptxsim_kstat *k, size_t uid, size
         fprintf(out,
                 "kernel_concurrent = cycles %llu..%llu, %u other kernel(s) in flight with it\n",
                 U(s->start_cycle), U(s->end_cycle), s->overlapped);
+    tm_sampled_print_text(&s->sampled, out);
     fprintf(out, "gpu_sim_insn = %llu\n", U(s->c.thread_insts));
     fprintf(out, "gpu_ipc = %12.4f\n", d.ipc);
     fprintf(out, "gpu_occupancy = %.4f%% \n", 100.0 * d.occupancy);
@@ -218,6 +219,7 @@ void ptxsim_stats_text(const struct ptxsim_kstat *k, size_t n, const struct tm_s
     fprintf(out, "---- ptxsim: all %zu kernels (%zu timed) ----\n", n, timed);
     put_cumulative(out, &t, full);
     fprintf(out, "-- all kernels --\n");
+    tm_sampled_print_text(&total->sampled, out);
     if (full)
         tm_stats_print_text(total, out);
     else

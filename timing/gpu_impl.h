@@ -14,6 +14,7 @@
 #include "timing/iinfo.h"
 #include "timing/parallel.h"
 #include "timing/params.h"
+#include "timing/sample.h"
 #include "timing/sm.h"
 #include "timing/stats.h"
 
@@ -54,6 +55,7 @@ struct tm_gpu {
     uint64_t sample_next;                   /* CTA policy sampling */
     uint64_t busy_mark; /* core cycle up to which kernels' gpu_cycles were counted */
     struct tm_sm_counters *sample_base; /* per SM, at the last sample */
+    uint32_t sampling;                  /* kernels armed for -ptxsim_sample (sample_run.c) */
 };
 
 struct occ {
@@ -72,6 +74,8 @@ struct tm_kernel {
     struct ps_err err;
     uint64_t id; /* submission order */
     uint64_t nctas, next_cta;
+    /* CTAs [0, issue_end) are timed: nctas, fewer once -ptxsim_sample converged. */
+    uint64_t issue_end;
     uint64_t ready_at;        /* core cycle from which its CTAs may issue (launch latency) */
     uint64_t start_cycle;     /* core cycle of its submission */
     double t0, last_progress; /* wall clock */
@@ -80,6 +84,7 @@ struct tm_kernel {
     struct tm_counters before;
     struct tm_sm_counters *base; /* per SM at submission (RACT, util) */
     struct tm_line_prog *lp;
+    struct tm_sampler smp; /* -ptxsim_sample */
     struct tm_stats stats; /* when done */
     int rc;
     bool done;
@@ -110,5 +115,17 @@ uint64_t tm_kernels_thread_insts(const struct tm_gpu *g);
 void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc);
 /* gpu_run.c: a fault or a watchdog stop in rc: every kernel in flight ends with it. */
 void tm_kernels_abort(struct tm_gpu *g, int rc);
+
+/* sample_run.c's pieces that kernels.c uses (-ptxsim_sample, timing/sample.h). */
+/* Arms k's sampling if the option is on and k has more CTAs than min_waves waves. */
+int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k);
+/* Each core cycle before CTA issue: closes windows, checks the criterion, stops issue. */
+void tm_sample_step(struct tm_gpu *g);
+/* A kernel joins the kernels in flight: sampling stops for every one of them. */
+void tm_sample_cancel_all(struct tm_gpu *g);
+/* k's timed CTAs are done: runs the rest functionally and books the estimate (0 or a fault). */
+int tm_sample_finish(struct tm_gpu *g, struct tm_kernel *k);
+/* k leaves: its sampling state is freed. */
+void tm_sample_release(struct tm_gpu *g, struct tm_kernel *k);
 
 #endif

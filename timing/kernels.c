@@ -106,7 +106,7 @@ static void unbind(struct tm_gpu *g, uint32_t i)
 
 static bool can_issue(const struct tm_gpu *g, const struct tm_kernel *k)
 {
-    return k && !k->done && k->next_cta < k->nctas && g->core_now >= k->ready_at;
+    return k && !k->done && k->next_cta < k->issue_end && g->core_now >= k->ready_at;
 }
 
 /* GPGPU-Sim's select_kernel: the kernel issued last while it has CTAs, else round robin. */
@@ -130,7 +130,7 @@ static struct tm_kernel *kernel_for(struct tm_gpu *g, uint32_t i)
 {
     struct tm_kernel *k = g->bound[i], *n;
 
-    if (k && k->next_cta < k->nctas)
+    if (k && k->next_cta < k->issue_end)
         return g->core_now >= k->ready_at ? k : NULL;
     if (k && (tm_sm_ctas(g->sm[i]) || !tm_sm_idle(g->sm[i])))
         return NULL; /* wait until its CTAs of the old kernel have drained */
@@ -144,10 +144,24 @@ static struct tm_kernel *kernel_for(struct tm_gpu *g, uint32_t i)
     return n;
 }
 
+/* Some kernel in flight may issue a CTA now; if none can, no SM gets one or changes binding. */
+static bool any_can_issue(const struct tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->nslots; i++)
+        if (can_issue(g, g->slot[i]))
+            return true;
+    return false;
+}
+
 void tm_kernels_issue(struct tm_gpu *g)
 {
     uint32_t nsm = g->prm.nsm;
 
+    tm_sample_step(g);
+    if (!any_can_issue(g)) {
+        g->rr = (g->rr + 1) % nsm;
+        return;
+    }
     for (uint32_t j = 0; j < nsm; j++) {
         uint32_t i = (g->rr + j) % nsm;
         struct tm_sm *s = g->sm[i];
@@ -188,6 +202,7 @@ static uint64_t busy_from(const struct tm_gpu *g, const struct tm_kernel *k)
 /* Ends k on its SMs and takes its statistics; it leaves its slot. */
 void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
 {
+    tm_sample_release(g, k);
     k->rc = rc;
     k->done = true;
     g->warp_insts += k->L.warp_insts;
@@ -199,6 +214,7 @@ void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
     tm_gpu_lines_write(g);
     tm_gpu_fill_stats(g, k, &k->stats, now_s() - k->t0);
     k->stats.gpu_cycles = g->core_now - busy_from(g, k);
+    k->stats.sampled = k->smp.rep;
     g->busy_mark = g->core_now;
     g->last = k->stats;
     for (uint32_t i = 0; i < g->nslots; i++)
@@ -208,7 +224,7 @@ void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
 
 static bool finished(const struct tm_gpu *g, const struct tm_kernel *k)
 {
-    if (k->next_cta < k->nctas)
+    if (k->next_cta < k->issue_end)
         return false;
     for (uint32_t i = 0; i < g->prm.nsm; i++)
         if (g->bound[i] == k && !tm_sm_idle(g->sm[i]))
@@ -224,7 +240,7 @@ bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k)
         struct tm_kernel *r = g->slot[i];
 
         if (r && finished(g, r)) {
-            tm_kernels_retire(g, r, 0);
+            tm_kernels_retire(g, r, tm_sample_finish(g, r));
             any = true;
         }
     }
@@ -234,6 +250,8 @@ bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k)
 static void kernel_free_parts(struct tm_kernel *k)
 {
     tm_itable_fini(&k->it);
+    free(k->smp.snap);
+    k->smp.snap = NULL;
     free(k->base);
     if (k->L_ok)
         isa_launch_fini(&k->L);
@@ -259,6 +277,7 @@ static int prepare(struct tm_gpu *g, struct tm_kernel *k, struct isa_program *p,
         return rc;
     k->L_ok = true;
     k->nctas = (uint64_t)k->L.grid[0] * k->L.grid[1] * k->L.grid[2];
+    k->issue_end = k->nctas;
     k->t0 = k->last_progress = now_s();
     k->ctas_done0 = 0;
     for (uint32_t i = 0; i < g->prm.nsm; i++)
@@ -270,7 +289,8 @@ static int prepare(struct tm_gpu *g, struct tm_kernel *k, struct isa_program *p,
     if ((rc = tm_gpu_occupancy(g, &k->L, &k->occ, &k->err)) ||
         (rc = tm_itable_init(&k->it, p, &g->prm)) ||
         (rc = tm_par_launch(&g->par, g->sm, g->prm.nsm, &k->it, g->prm.threads,
-                            !g->l1_shared && !g->l1d_trace && !g->warp_profile && !g->lines)))
+                            !g->l1_shared && !g->l1d_trace && !g->warp_profile && !g->lines)) ||
+        (rc = tm_sample_arm(g, k)))
         return rc;
     for (uint32_t i = 0; i < g->prm.nsm; i++) {
         k->base[i] = *tm_sm_get_counters(g->sm[i]);
@@ -311,6 +331,8 @@ int tm_gpu_submit(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
         tm_kernel_free(k);
         return rc;
     }
+    if (!empty)
+        tm_sample_cancel_all(g);
     k->id = g->kernels + tm_gpu_in_flight(g);
     for (uint32_t i = 0; i < g->nslots; i++)
         if (g->slot[i]) {

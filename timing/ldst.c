@@ -60,6 +60,7 @@ struct tm_ldst {
     struct ldrec *recs;
     uint32_t nrecs, free_rec;
     uint64_t ldst_free;
+    uint64_t gen; /* bumped when what tm_ldst_accepts reads changes (tm_ldst_gen) */
     uint32_t send_rr;
     /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
     uint64_t local_cta_threads, local_threads;
@@ -322,6 +323,7 @@ void tm_ldst_settle(struct tm_ldst *u)
 void tm_ldst_hold(struct tm_ldst *u, uint64_t until)
 {
     u->ldst_free = until;
+    u->gen++;
 }
 
 /* ------------------------------------------------------------ L1 hand-off */
@@ -413,6 +415,7 @@ static bool frontq_cycle(struct tm_ldst *u, uint64_t now)
     if (!l1_hand(u, u->env.l1d, r, now))
         return true;
     mem_frontq_pop(u->fq);
+    u->gen++;
     return false;
 }
 
@@ -435,6 +438,7 @@ static bool ldq_cycle(struct tm_ldst *u, uint64_t now)
         return true;
     u->ldq_insts -= q->last;
     ps_ring_pop(&u->ldq, NULL);
+    u->gen++;
     return false;
 }
 
@@ -483,6 +487,16 @@ bool tm_ldst_idle(const struct tm_ldst *u)
     return !u->ldq.n && !u->l1p.n && !mem_frontq_pending(u->fq) && !u->hits.n &&
            !mem_cache_busy(u->env.l1d) && !mem_cache_busy(u->env.l1i) &&
            !mem_cache_busy(u->env.l1c) && !mem_cache_busy(u->env.l1t);
+}
+
+uint64_t tm_ldst_gen(const struct tm_ldst *u)
+{
+    return u->gen;
+}
+
+uint64_t tm_ldst_free_at(const struct tm_ldst *u)
+{
+    return u->ldst_free;
 }
 
 bool tm_ldst_accepts(const struct tm_ldst *u, uint32_t slot, uint64_t now)
@@ -557,6 +571,7 @@ static uint64_t shared_access(struct tm_ldst *u, const uint64_t *addr, uint32_t 
     u->env.k->shmem_accesses++;
     u->env.k->shmem_cycles += cyc;
     u->ldst_free = now + cyc;
+    u->gen++;
     /* operand collection, the shared-memory pipe, then the LD/ST write-back stage */
     return now + p->oc_latency + p->smem_latency + cyc + ldst_wb(u);
 }
@@ -643,6 +658,7 @@ struct tm_ldst_issued tm_ldst_issue(struct tm_ldst *u, const struct tm_ldst_warp
     uint32_t n, nconst = 0;
 
     u->ldst_free = now + 1;
+    u->gen++;
     if (!info->space || !info->active)
         return out;
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {

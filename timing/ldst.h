@@ -87,6 +87,10 @@ void tm_ldst_set_lines(struct tm_ldst *u, struct tm_line_prog *lines);
 
 /* The unit can take another memory instruction of warp `slot` at now. */
 bool tm_ldst_accepts(const struct tm_ldst *u, uint32_t slot, uint64_t now);
+/* Changes whenever what tm_ldst_accepts reads changes, except the time (see tm_ldst_free_at). */
+uint64_t tm_ldst_gen(const struct tm_ldst *u);
+/* tm_ldst_accepts is false before this cycle. */
+uint64_t tm_ldst_free_at(const struct tm_ldst *u);
 /* Times memory instruction `info` (decoded as ii) of warp w, issued at now. */
 struct tm_ldst_issued tm_ldst_issue(struct tm_ldst *u, const struct tm_ldst_warp *w,
                                     const struct isa_step_info *info, const struct tm_iinfo *ii,

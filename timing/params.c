@@ -136,6 +136,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->shmem_warp_parts = clamp_u32(c->gpgpu_shmem_warp_parts, 1);
     p->shmem_limited_bcast = c->gpgpu_shmem_limited_broadcast;
     p->shmem_atomic_serialize = c->ptxsim_shmem_atomic_serialize;
+    p->sched_rotate = c->ptxsim_sched_rotate;
     p->skip_l1d = c->gpgpu_gmem_skip_L1D;
     p->flush_l1 = c->gpgpu_flush_l1_cache;
     p->perf_sim_memcpy = c->gpgpu_perf_sim_memcpy;
@@ -177,6 +178,30 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     return 0;
 }
 
+/*
+ * Outputs that record every CTA's detail cannot be written when most CTAs
+ * run functionally: refused by name rather than written incomplete.
+ */
+static int sample_conflicts(const struct tm_params *p, struct ps_err *err)
+{
+    const char *other = NULL;
+
+    if (!p->sample.on)
+        return 0;
+    if (p->l1d_trace && *p->l1d_trace)
+        other = "-ptxsim_l1d_trace";
+    else if (p->warp_profile && *p->warp_profile)
+        other = "-ptxsim_warp_profile";
+    else if (p->line_stats)
+        other = "-enable_ptx_file_line_stats";
+    if (!other)
+        return 0;
+    return ps_err_set(err, PS_ENOTSUP,
+                      "-ptxsim_sample cannot be combined with %s: it records every CTA, and "
+                      "sampled simulation runs most CTAs functionally",
+                      other);
+}
+
 int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct ps_err *err)
 {
     double clk[4];
@@ -210,6 +235,9 @@ int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct
     p->deadlock_detect = c->gpgpu_deadlock_detect;
     p->progress_interval = c->ptxsim_progress_interval;
     p->threads = c->ptxsim_threads;
+    if ((rc = tm_sample_spec_parse(c->ptxsim_sample, &p->sample, err)) ||
+        (rc = sample_conflicts(p, err)))
+        return rc;
     p->kernel_launch_latency = clamp_u32(c->gpgpu_kernel_launch_latency, 0);
     p->cta_launch_latency = clamp_u32(c->gpgpu_TB_launch_latency, 0);
     p->max_kernels = clamp_u32(c->gpgpu_max_concurrent_kernel, 1);

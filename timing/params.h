@@ -16,6 +16,17 @@
 #include "memsys/cache.h"
 #include "memsys/dram.h"
 
+/* -ptxsim_sample (timing/sample.c): off unless on is set. */
+struct tm_sample_spec {
+    bool on;
+    uint32_t window;  /* completed CTAs per window; 0 = one wave (SMs x CTAs per SM) */
+    uint32_t k;       /* consecutive windows that must agree */
+    uint32_t warmup;  /* windows discarded before the criterion looks */
+    double tol;       /* each window's IPC within tol (relative) of the k windows' mean */
+    double mtol;      /* each window's L1D and L2 miss rate within mtol (absolute) of the mean */
+    double min_waves; /* kernels with more CTAs than min_waves waves are sampled */
+};
+
 struct tm_params {
     /* Shader cores. */
     uint32_t nsm;
@@ -36,6 +47,7 @@ struct tm_params {
     uint32_t shmem_banks, shmem_warp_parts;
     bool shmem_limited_bcast;
     bool shmem_atomic_serialize; /* same-word shared atomics serialise (hardware) */
+    bool sched_rotate;           /* schedulers take turns going first (GPGPU-Sim Issue_Prio) */
     bool skip_l1d, flush_l1;
     bool perf_sim_memcpy; /* host copies update the L2's tags */
     struct mem_cache_geom l1d, l1i, l1c, l1t, l2;
@@ -62,8 +74,17 @@ struct tm_params {
     bool deadlock_detect;
     uint32_t progress_interval;
     uint32_t threads; /* -ptxsim_threads (0: the processors available) */
+    /* -ptxsim_sample */
+    struct tm_sample_spec sample;
     uint32_t kernel_launch_latency, cta_launch_latency;
 };
+
+/*
+ * Parses a -ptxsim_sample value (timing/sample.c): "off" (or empty, "0"),
+ * "on" (or "1"), or a comma-separated list of key=value (optionally after
+ * "on"). A bad value is PS_EINVAL with a message naming the option.
+ */
+int tm_sample_spec_parse(const char *s, struct tm_sample_spec *sp, struct ps_err *err);
 
 int tm_params_from_config(const struct ps_config *c, struct tm_params *p, struct ps_err *err);
 

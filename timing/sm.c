@@ -81,8 +81,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->nsorder = calloc(p->nsched, sizeof(*s->nsorder));
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
     s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def));
+    s->memo = calloc(p->nsched ? p->nsched : 1, sizeof(*s->memo));
     if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->sorder || !s->nsorder ||
-        !s->cyc.def)
+        !s->cyc.def || !s->memo)
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
@@ -136,6 +137,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->nsorder);
     free(s->order);
     free(s->cyc.def);
+    free(s->memo);
     free(s);
 }
 
@@ -144,6 +146,8 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
 {
     s->L = L;
     s->Lreal = NULL;
+    s->drained = false;
+    s->epoch++;
     if (s->par) {
         s->Lv = *L;
         s->Lv.warp_insts = s->Lv.thread_insts = 0;
@@ -157,6 +161,8 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
 void tm_sm_kernel_end(struct tm_sm *s)
 {
     tm_ldst_kernel_end(s->ldst);
+    s->drained = false;
+    s->epoch++;
     s->L = NULL;
     s->Lreal = NULL;
     s->it = NULL;
@@ -190,6 +196,9 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
 
     h->w = &c->c.warps[i];
     h->cta = c;
+    s->epoch++;
+    if (slot >= s->slots_hi)
+        s->slots_hi = slot + 1;
     h->age = (*warp_seq)++;
     h->born = s->now;
     tm_ibuf_reset(&h->ib);
@@ -219,6 +228,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
             c = &s->ctas[i];
     if (!c)
         return PS_EINVAL;
+    s->drained = false;
     if (isa_cta_init(&c->c, s->L, linear)) {
         isa_cta_fini(&c->c);
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory creating a CTA");
@@ -260,26 +270,36 @@ static bool wants_fetch(const struct hwarp *h)
  */
 bool tm_sm_fetch(struct tm_sm *s)
 {
-    uint32_t nw = s->prm->max_warps;
-    bool any = false;
+    uint32_t nw = s->prm->max_warps, hi = s->slots_hi;
+    bool any = false, wanted = false;
 
-    for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++)
-        for (uint32_t k = 0; k < 2 * nw; k++) {
-            uint32_t slot = (s->fetch_rr + k) % nw;
+    /* No warp wanted to fetch at the last scan and nothing changed since (the epoch). */
+    if (s->fetch_idle && s->fetch_idle_epoch == s->epoch)
+        return false;
+    /* Slots from slots_hi on are empty, so the round robin over them would only skip. */
+    for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++) {
+        uint32_t slot = s->fetch_rr < hi ? s->fetch_rr : 0;
+
+        for (uint32_t k = 0; k < 2 * hi; k++, slot = slot + 1 < hi ? slot + 1 : 0) {
             struct hwarp *h = &s->wp[slot];
 
-            if (k >= nw && !s->any_paused)
+            if (k >= hi && !s->any_paused)
                 break;
-            if (!wants_fetch(h) || (s->any_paused && h->cta->paused != (k >= nw)))
+            if (!wants_fetch(h) || (s->any_paused && h->cta->paused != (k >= hi)))
                 continue;
+            wanted = true;
             if (!tm_fetch_warp(&h->ib, s->l1i, s->prm, s->id, slot, h->w->fr[h->w->nfr - 1].fidx,
                                h->w->st[h->w->sp - 1].pc, s->now))
                 continue;
             s->k.ifetch_reqs++;
+            s->epoch++;
             s->fetch_rr = (slot + 1) % nw;
             any = true;
             break;
         }
+    }
+    s->fetch_idle = !wanted;
+    s->fetch_idle_epoch = s->epoch;
     return any;
 }
 
@@ -287,7 +307,7 @@ bool tm_sm_fetch(struct tm_sm *s)
 
 bool tm_sm_idle(const struct tm_sm *s)
 {
-    return !s->nctas && tm_ldst_idle(s->ldst);
+    return !s->nctas && (s->drained || tm_ldst_idle(s->ldst));
 }
 
 uint64_t tm_sm_issued(const struct tm_sm *s)

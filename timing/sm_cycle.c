@@ -43,7 +43,7 @@ static uint64_t wake_time(struct tm_sm *s)
         for (uint32_t i = 0; i < s->nunits[u]; i++)
             if (s->unit_free[u][i] > now && s->unit_free[u][i] < wake)
                 wake = s->unit_free[u][i];
-    for (uint32_t slot = 0; slot < s->prm->max_warps; slot++) {
+    for (uint32_t slot = 0; slot < s->slots_hi; slot++) {
         struct hwarp *h = &s->wp[slot];
 
         if (!h->w || h->exited || h->w->state != ISA_WARP_READY)
@@ -108,15 +108,20 @@ static void fold_out(struct tm_sm *s)
 }
 
 /*
- * The schedulers from `from` on. When they share state (ws_shared: a policy's
- * state per SM), a later scheduler's choice may depend on what a
+ * The schedulers from turn `from` on. Turn i is scheduler (i + now) % nsched
+ * with ptxsim_sched_rotate (GPGPU-Sim's Issue_Prio: the first scheduler of a
+ * cycle changes every cycle, so none keeps first pick of the shared pipes and
+ * the LD/ST unit), else scheduler i. When they share state (ws_shared: a
+ * policy's state per SM), a later scheduler's choice may depend on what a
  * deferred issue tells the policy, so after a deferral the parallel part
  * stops and the ordered part runs the rest.
  */
 static int run_schedulers(struct tm_sm *s, uint32_t from)
 {
-    for (uint32_t i = from; i < s->prm->nsched; i++) {
-        int rc = tm_sm_schedule(s, i, s->cyc.ldst_fail, &s->cyc.sum);
+    uint32_t n = s->prm->nsched, first = s->prm->sched_rotate && n ? (uint32_t)(s->now % n) : 0;
+
+    for (uint32_t i = from; i < n; i++) {
+        int rc = tm_sm_schedule(s, (i + first) % n, s->cyc.ldst_fail, &s->cyc.sum);
 
         if (rc)
             return rc;
@@ -141,7 +146,7 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
     if (c->was_quiet)
         s->before = s->k;
     s->k.cycles++;
-    if (!s->nctas && tm_sm_idle(s)) {
+    if (!s->nctas && (s->drained || (s->drained = tm_sm_idle(s)))) {
         /* An SM without work during a kernel is idle (C_idle; it also lowers the CTA policy's
          * activity ratio). */
         if (s->L) {

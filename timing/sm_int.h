@@ -78,6 +78,21 @@ struct split_cycle {
     int rc;            /* an error of the first part */
 };
 
+/* Stall reasons of the issue stage (timing/sm_issue.c), W_NONE first. */
+#define TM_SCHED_WHYS 9
+
+/*
+ * A scheduler pass that issued nothing, to repeat (timing/sm_issue.c):
+ * valid while the SM's epoch is as recorded, the LD/ST unit's generation
+ * and ldst_fail too where the pass read them (read_ldst, read_fail), and
+ * now is before `until`.
+ */
+struct sched_memo {
+    bool ok, ldst_fail, read_fail, read_ldst, mem_wait, structural;
+    uint64_t epoch, ldst_gen, until;
+    uint32_t why[TM_SCHED_WHYS];
+};
+
 struct tm_sm {
     void *ws_shared; /* the state the SM's warp schedulers share, if their policy wants one */
     struct tm_sm_env env;
@@ -107,6 +122,7 @@ struct tm_sm {
     void *mon;
     uint64_t sample_next; /* the monitor's next sample */
     uint32_t fetch_rr;
+    uint32_t slots_hi; /* every warp slot at or above it is empty: the scans stop there */
     uint64_t now;
     struct tm_sm_counters k;
     /*
@@ -118,6 +134,21 @@ struct tm_sm {
      */
     uint64_t sleep_until;
     bool quiet; /* the last simulated cycle issued nothing */
+    /*
+     * Seen idle without CTAs (tm_sm_idle), and nothing has reached the SM
+     * since: no CTA, no kernel begun or ended. Nothing can then arrive, so
+     * the LD/ST unit and caches need not be asked again every cycle.
+     */
+    bool drained;
+    /*
+     * Bumped by everything that can change what a scheduler pass reads
+     * besides the time: issues, warps arriving and leaving, fetches, load
+     * and store completions, policy events, pauses, kernels.
+     */
+    uint64_t epoch;
+    struct sched_memo *memo; /* per scheduler */
+    bool fetch_idle;         /* no warp wanted to fetch at fetch_idle_epoch */
+    uint64_t fetch_idle_epoch;
     struct tm_sm_counters before, delta;
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
     /*

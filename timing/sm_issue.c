@@ -8,18 +8,41 @@
  * first reason in the dissertation's fixed order.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "isa/opcode.h"
 #include "timing/line_stats.h"
 #include "timing/sm_int.h"
 
 enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
+_Static_assert(W_EXEC + 1 == TM_SCHED_WHYS, "sm_int.h's count of stall reasons");
 
-static int free_unit(const struct tm_sm *s, uint32_t unit)
+/*
+ * What a scheduler pass read, for repeating it (struct sched_memo): until
+ * is the first cycle at which a time comparison it made turns; stable is
+ * false when the pass changed state it reads (a scoreboard verdict, an
+ * I-buffer) or read something the epoch does not cover.
+ */
+struct pass_rec {
+    bool stable;
+    bool read_fail; /* a warp's verdict depended on ldst_fail */
+    bool read_ldst; /* ... or on whether the LD/ST unit accepts */
+    uint64_t until;
+};
+
+static void rec_until(struct pass_rec *r, uint64_t now, uint64_t t)
+{
+    if (t > now && t < r->until)
+        r->until = t;
+}
+
+static int free_unit(const struct tm_sm *s, uint32_t unit, struct pass_rec *r)
 {
     for (uint32_t i = 0; i < s->nunits[unit]; i++)
         if (s->unit_free[unit][i] <= s->now)
             return (int)i;
+    for (uint32_t i = 0; i < s->nunits[unit]; i++)
+        rec_until(r, s->now, s->unit_free[unit][i]);
     return -1;
 }
 
@@ -29,28 +52,41 @@ static enum why sb_why(enum tm_sb_wait w)
 }
 
 /* Why warp h cannot issue now (W_EXEC: it can), in the dissertation's fixed order. */
-static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struct cand *c)
+static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struct cand *c,
+                         struct pass_rec *r)
 {
     enum tm_sb_wait wait;
 
     if (h->w->state != ISA_WARP_READY)
         return W_SYNC;
-    if (!h->ib.n || h->ib.fetching || h->ib.ready > s->now)
+    if (!h->ib.n || h->ib.fetching || h->ib.ready > s->now) {
+        if (h->ib.n && !h->ib.fetching)
+            rec_until(r, s->now, h->ib.ready);
         return h->ib.ctrl ? W_CTRL : W_FETCH;
-    if (tm_sb_cached(&h->sb, s->now, &wait))
+    }
+    if (tm_sb_cached(&h->sb, s->now, &wait)) {
+        rec_until(r, s->now, h->sb.blk_until);
         return sb_why(wait);
+    }
     c->ii = tm_sm_next_instr(s, h, &c->fidx, &c->pc);
     if (!c->ii || c->fidx != h->ib.fidx || c->pc != h->ib.pc) {
         /* The warp moved without issuing (a barrier released it past the bar): refetch. */
         h->ib.n = 0;
+        r->stable = false;
         return W_FETCH;
     }
     wait = tm_sb_check(&h->sb, tm_sm_reg_base(h->w), c->ii, s->now);
-    if (wait != TM_SB_READY)
+    if (wait != TM_SB_READY) {
+        r->stable = false; /* the verdict is cached (or the first miss cycle seen) only now */
         return sb_why(wait);
-    if (c->ii->is_mem && !tm_ldst_accepts(s->ldst, (uint32_t)(h - s->wp), s->now))
+    }
+    r->read_ldst |= c->ii->is_mem;
+    if (c->ii->is_mem && !tm_ldst_accepts(s->ldst, (uint32_t)(h - s->wp), s->now)) {
+        rec_until(r, s->now, tm_ldst_free_at(s->ldst));
+        r->read_fail = true;
         return ldst_fail ? W_MSHR : W_STRUCT;
-    c->unit_idx = free_unit(s, c->ii->unit);
+    }
+    c->unit_idx = free_unit(s, c->ii->unit, r);
     if (c->unit_idx < 0)
         return W_STRUCT;
     return W_EXEC;
@@ -150,6 +186,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     uint32_t sp0 = w->sp;
     int rc;
 
+    s->epoch++;
     info.space = 0;
     tm_sb_forget(&h->sb);
     rc = isa_warp_step(w, &info);
@@ -195,7 +232,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->at_barrier = h->w && h->w->state == ISA_WARP_BARRIER;
     v->long_wait = h->w && long_wait(s, h);
     v->age = h->age;
-    v->cta = h->cta ? (uint32_t)(h->cta - s->ctas) : 0;
+    v->cta = h->cta ? (uint32_t)s->slot_cta[slot] : 0; /* its index, kept by warp_enter */
     v->pc = h->w ? h->cur_pc : 0;
     v->insts = h->insts;
     v->last_issue = h->last_issue;
@@ -205,15 +242,41 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->warp_in_cta = h->w ? h->w->id : 0;
 }
 
+static void count_whys(struct tm_sm *s, enum why y, uint32_t n)
+{
+    switch (y) {
+    case W_SYNC:
+        s->k.st_sync += n;
+        break;
+    case W_FETCH:
+        s->k.st_fetch += n;
+        break;
+    case W_CTRL:
+        s->k.st_ctrl += n;
+        break;
+    case W_DATA:
+        s->k.st_data += n;
+        break;
+    case W_DMISS:
+        s->k.st_dmiss += n;
+        break;
+    case W_MSHR:
+        s->k.st_mshr += n;
+        break;
+    case W_STRUCT:
+        s->k.st_struct += n;
+        break;
+    case W_EXEC:
+        s->k.st_exec += n;
+        break;
+    case W_NONE:
+        break;
+    }
+}
+
 static void count_why(struct tm_sm *s, enum why y)
 {
-    uint64_t *k[] = {
-        [W_SYNC] = &s->k.st_sync,     [W_FETCH] = &s->k.st_fetch, [W_CTRL] = &s->k.st_ctrl,
-        [W_DATA] = &s->k.st_data,     [W_DMISS] = &s->k.st_dmiss, [W_MSHR] = &s->k.st_mshr,
-        [W_STRUCT] = &s->k.st_struct, [W_EXEC] = &s->k.st_exec};
-
-    if (y != W_NONE && y < sizeof(k) / sizeof(k[0]))
-        (*k[y])++;
+    count_whys(s, y, 1);
 }
 
 static enum tm_line_stall line_stall(enum why y)
@@ -227,7 +290,8 @@ static enum tm_line_stall line_stall(enum why y)
 }
 
 /* The views of scheduler sid's warps; returns how many (sum->mem_wait: one waits on a load). */
-static uint32_t fill_views(struct tm_sm *s, uint32_t sid, struct tm_cycle_sum *sum)
+static uint32_t fill_views(struct tm_sm *s, uint32_t sid, struct tm_cycle_sum *sum,
+                           struct pass_rec *r)
 {
     uint32_t nv = 0;
 
@@ -239,6 +303,8 @@ static uint32_t fill_views(struct tm_sm *s, uint32_t sid, struct tm_cycle_sum *s
             continue;
         fill_view(s, slot, &s->views[nv],
                   tm_ibuf_ready(&h->ib, s->now) && h->w->state == ISA_WARP_READY);
+        if (h->ib.n && !h->ib.fetching)
+            rec_until(r, s->now, h->ib.ready);
         if (s->views[nv].long_wait)
             sum->mem_wait = true;
         nv++;
@@ -285,6 +351,7 @@ static void defer(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
     d->v = *v;
     d->c = *c;
     d->sid = sid;
+    s->epoch++;
     if (c->ii->is_mem)
         tm_ldst_hold(s->ldst, s->now + 1);
     else
@@ -301,11 +368,60 @@ int tm_sm_issue_deferred(struct tm_sm *s, const struct deferred *d)
     return rc;
 }
 
+/* A pass may be repeated: the policy's order allows it and nothing else reads more. */
+static bool repeatable(const struct tm_sm *s)
+{
+    return s->env.ws->order_repeats && !s->lines && !s->mon;
+}
+
+/* Repeats scheduler sid's last pass if nothing it read has changed; false if it must run. */
+static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
+{
+    const struct sched_memo *m = &s->memo[sid];
+
+    if (!m->ok || m->epoch != s->epoch || (m->read_fail && m->ldst_fail != ldst_fail) ||
+        s->now >= m->until || (m->read_ldst && m->ldst_gen != tm_ldst_gen(s->ldst)))
+        return false;
+    s->k.sched_cycles++;
+    for (uint32_t y = 0; y < TM_SCHED_WHYS; y++)
+        if (m->why[y])
+            count_whys(s, (enum why)y, m->why[y]);
+    sum->mem_wait |= m->mem_wait;
+    sum->structural |= m->structural;
+    return true;
+}
+
+static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const struct pass_rec *r,
+                          const uint32_t *why, bool mem_wait, bool structural)
+{
+    struct sched_memo *m = &s->memo[sid];
+
+    if (!r->stable)
+        return;
+    m->ok = true;
+    m->epoch = s->epoch;
+    m->ldst_gen = tm_ldst_gen(s->ldst);
+    m->ldst_fail = ldst_fail;
+    m->read_fail = r->read_fail;
+    m->read_ldst = r->read_ldst;
+    m->until = r->until;
+    m->mem_wait = mem_wait;
+    m->structural = structural;
+    memcpy(m->why, why, sizeof(m->why));
+}
+
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct pol_warp_sched_ops *ws = s->env.ws;
-    uint32_t nv = fill_views(s, sid, sum), n;
+    struct pass_rec rec = {repeatable(s), false, false, TM_NEVER};
+    struct tm_cycle_sum mine = {false, false, false};
+    uint32_t why[TM_SCHED_WHYS] = {0}, nv, n;
 
+    if (repeat_pass(s, sid, ldst_fail, sum))
+        return 0;
+    s->memo[sid].ok = false;
+    nv = fill_views(s, sid, &mine, &rec);
+    sum->mem_wait |= mine.mem_wait;
     s->k.sched_cycles++;
     if (!nv) {
         s->k.sched_empty++;
@@ -323,14 +439,15 @@ int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycl
 
         if (!v->valid)
             continue;
-        y = classify(s, h, ldst_fail, &c);
+        y = classify(s, h, ldst_fail, &c, &rec);
         if (y == W_EXEC && ws->may_issue)
             y = policy_allows(s, sid, v, &c);
         count_why(s, y);
+        why[y]++;
         if (s->lines && y != W_EXEC)
             tm_lines_stall(s->lines, h->w, line_stall(y));
         if (y == W_STRUCT || y == W_MSHR)
-            sum->structural = true;
+            sum->structural = mine.structural = true;
         if (y != W_EXEC)
             continue;
         if (s->in_par && must_defer(s, &c)) {
@@ -346,5 +463,6 @@ int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycl
         sum->issued = true;
         return 0;
     }
+    remember_pass(s, sid, ldst_fail, &rec, why, mine.mem_wait, mine.structural);
     return 0;
 }

@@ -21,6 +21,16 @@ static void l1d_observe(void *ctx, enum mem_obs_kind kind, const struct mem_req 
                            : kind == MEM_OBS_MERGE ? POL_MEM_L1_MERGE
                                                    : POL_MEM_L1_EVICT;
 
+    if (kind == MEM_OBS_STORE_MISS) {
+        /* r is the picked line (its allocating warp), warp the storing warp */
+        if (r->type == MEM_READ && r->warp < s->prm->max_warps)
+            s->env.ws->on_mem(s->sched[r->warp % s->prm->nsched], POL_MEM_L1_STORE_VICTIM, r->warp,
+                              line, now);
+        if (warp < s->prm->max_warps)
+            s->env.ws->on_mem(s->sched[warp % s->prm->nsched], POL_MEM_L1_STORE_MISS, warp, line,
+                              now);
+        return;
+    }
     if (r->type != MEM_READ || warp >= s->prm->max_warps)
         return; /* writes reach the schedulers from the LD/ST unit (POL_MEM_L1_WRITE) */
     /* A line allocated before the slot's current warp arrived belongs to a warp that has exited. */
@@ -79,9 +89,11 @@ void tm_sm_update_paused(struct tm_sm *s)
     uint32_t lim;
 
     if (!s->env.cs || !s->env.cs->run_limit || !s->nctas) {
+        s->epoch += s->any_paused;
         s->any_paused = false;
         return;
     }
+    s->epoch++; /* a CTA policy with a run limit: passes are not repeated */
     lim = s->env.cs->run_limit(s->env.cs_st, s->id);
     s->any_paused = false;
     for (uint32_t i = 0; i < s->prm->max_ctas; i++) {

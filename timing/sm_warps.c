@@ -8,6 +8,7 @@
 
 void tm_sm_event(struct tm_sm *s, enum pol_warp_event e, uint32_t slot)
 {
+    s->epoch++;
     if (s->env.ws->on_event)
         s->env.ws->on_event(s->sched[slot % s->prm->nsched], e, slot, s->now);
 }
@@ -35,13 +36,15 @@ void tm_sm_warp_free(struct tm_sm *s, uint32_t slot)
     struct cta *c = h->cta;
     uint32_t sid = slot % s->prm->nsched, *o = s->sorder + sid * s->nviews_per_sched, k = 0;
 
-    tm_sm_event(s, POL_WARP_EXITED, slot);
+    tm_sm_event(s, POL_WARP_EXITED, slot); /* (bumps the epoch) */
     for (uint32_t i = 0; i < s->nsorder[sid]; i++)
         if (o[i] != slot)
             o[k++] = o[i];
     s->nsorder[sid] = k;
     h->w = NULL;
     h->cta = NULL;
+    while (s->slots_hi && !s->wp[s->slots_hi - 1].w)
+        s->slots_hi--;
     s->nwarps_res--;
     s->slot_cta[slot] = -1;
     tm_sm_policy_warp_left(s, slot, c->warps_left == 1);
@@ -60,6 +63,7 @@ static void load_done(void *ctx, uint32_t slot, const uint32_t *dst, uint32_t nd
     struct tm_sm *s = ctx;
     struct hwarp *h = &s->wp[slot];
 
+    s->epoch++;
     tm_sb_forget(&h->sb);
     for (uint32_t i = 0; i < ndst; i++)
         tm_sb_set(&h->sb, dst[i], at);
@@ -85,6 +89,7 @@ static void store_done(void *ctx, uint32_t slot, uint32_t acks)
 
     if (slot >= s->prm->max_warps)
         return;
+    s->epoch++;
     h = &s->wp[slot];
     h->stores += acks;
     if (!h->stores)
@@ -98,6 +103,7 @@ static void fetch_done(void *ctx, const struct mem_req *r)
     struct tm_sm *s = ctx;
     struct hwarp *h = &s->wp[r->warp];
 
+    s->epoch++;
     if (h->w)
         tm_ibuf_filled(&h->ib, s->now);
 }

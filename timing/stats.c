@@ -188,6 +188,7 @@ void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent)
                 "%*s \"concurrent\": {\"start_cycle\": %llu, \"end_cycle\": %llu, "
                 "\"overlapped_kernels\": %u, \"gpu_cycles\": %llu},\n",
                 indent, "", U(s->start_cycle), U(s->end_cycle), s->overlapped, U(s->gpu_cycles));
+    tm_sampled_print_json(&s->sampled, out, indent);
     fprintf(out,
             "%*s \"occupancy\": {\"max_ctas_per_sm\": %u, \"limited_by\": \"%s\", "
             "\"regs_per_thread\": %u, \"regs_source\": \"%s%.0u\", \"achieved\": %.6f},\n",

@@ -23,6 +23,22 @@ struct tm_counters {
     uint64_t dram_cycles;
 };
 
+/*
+ * A sampled estimate (-ptxsim_sample, timing/sample.c): how much of the
+ * kernel ran in detail and what was extrapolated. kernels is 0 for a kernel
+ * simulated in full (and nothing is printed); the whole run's figures sum the
+ * kernels' (half-widths in quadrature).
+ */
+struct tm_sampled {
+    uint64_t kernels;
+    uint64_t detailed_ctas, functional_ctas;
+    uint64_t detailed_cycles, extra_cycles;    /* estimate = detailed + extra */
+    uint64_t detailed_insts, functional_insts; /* thread instructions */
+    uint64_t window_ctas, windows, converged_cycle;
+    double ci_half;                    /* 95% confidence half-width of the estimate, cycles */
+    double ipc_mean, ipc_min, ipc_max; /* over the converged windows (thread insts per cycle) */
+};
+
 struct tm_stats {
     char kernel[128];
     uint32_t grid[3], block[3];
@@ -45,6 +61,7 @@ struct tm_stats {
      * sum of this over kernels (equal to c.cycles when nothing overlapped). */
     uint64_t gpu_cycles;
     struct tm_counters c;
+    struct tm_sampled sampled;
 };
 
 void tm_counters_sub(struct tm_counters *out, const struct tm_counters *a,
@@ -67,6 +84,11 @@ uint64_t tm_cache_misses(const struct mem_cache_stats *c);
 
 /* The detail lines of the full text report ("name = value"), no header. */
 void tm_stats_print_text(const struct tm_stats *s, FILE *out);
+/* The sampled estimate as a JSON member and as a text line (nothing when s->kernels is 0). */
+void tm_sampled_print_json(const struct tm_sampled *s, FILE *out, int indent);
+void tm_sampled_print_text(const struct tm_sampled *s, FILE *out);
+void tm_sampled_add(struct tm_sampled *acc, const struct tm_sampled *x);
+
 /* One JSON object (no trailing newline). */
 void tm_stats_print_json(const struct tm_stats *s, FILE *out, int indent);
 

@@ -7,12 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void read_vec(const char *s, double *v, int n)
+/* Reads up to n comma-separated numbers; returns how many. */
+static uint32_t read_vec(const char *s, double *v, int n)
 {
-    for (int i = 0; i < n && s; i++) {
+    uint32_t k = 0;
+
+    for (int i = 0; i < n && s && *s; i++, k++) {
         v[i] = strtod(s, NULL);
         s = strchr(s, ',');
         s = s ? s + 1 : NULL;
+    }
+    return k;
+}
+
+/* The co-runner classes of "co=mem,cache". */
+static void read_classes(const char *s, char (*co)[16])
+{
+    for (uint32_t i = 0; i < HPDP_MAX_CORUNNERS && s && *s; i++) {
+        size_t len = strcspn(s, ",");
+        snprintf(co[i], sizeof(co[i]), "%.*s", (int)(len < 15 ? len : 15), s);
+        s = s[len] ? s + len + 1 : NULL;
     }
 }
 
@@ -51,6 +65,57 @@ static void field(struct hpdp_sample *x, const char *k, const char *v)
         x->xfer_s = strtod(v, NULL);
     else if (!strcmp(k, "time_s"))
         x->time_s = strtod(v, NULL);
+    else if (!strcmp(k, "co"))
+        read_classes(v, x->co);
+}
+
+/* One "key=value" token of a cosd line. */
+static void cosd_field(struct hpdp_cosd *c, const char *k, const char *v)
+{
+    if (!strcmp(k, "app"))
+        snprintf(c->app, sizeof(c->app), "%s", v);
+    else if (!strcmp(k, "kernel"))
+        snprintf(c->kernel, sizeof(c->kernel), "%s", v);
+    else if (!strcmp(k, "dev"))
+        c->gpu = !strcmp(v, "gpu");
+    else if (!strcmp(k, "T"))
+        c->threads = strtod(v, NULL);
+    else if (!strcmp(k, "Buf"))
+        c->buffer_bytes = strtod(v, NULL);
+    else if (!strcmp(k, "sd"))
+        c->n = read_vec(v, c->sd, HPDP_MAX_CORUNNERS);
+}
+
+/* A cosd line into c: 0, or -1 when the line is not one. */
+static int parse_cosd(char *line, struct hpdp_cosd *c)
+{
+    char *save = NULL, *tok = strtok_r(line, " \n", &save);
+
+    memset(c, 0, sizeof(*c));
+    if (!tok || strcmp(tok, "cosd"))
+        return -1;
+    while ((tok = strtok_r(NULL, " \n", &save))) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        cosd_field(c, tok, eq + 1);
+    }
+    return c->kernel[0] && c->n ? 0 : -1;
+}
+
+static int add_cosd(struct hpdp_samples *out, const struct hpdp_cosd *c)
+{
+    if (out->nco == out->capco) {
+        size_t cap = out->capco ? out->capco * 2 : 64;
+        struct hpdp_cosd *v = realloc(out->co, cap * sizeof(*v));
+        if (!v)
+            return -1;
+        out->co = v;
+        out->capco = cap;
+    }
+    out->co[out->nco++] = *c;
+    return 0;
 }
 
 static int parse_line(char *line, struct hpdp_sample *x)
@@ -73,14 +138,22 @@ static int parse_line(char *line, struct hpdp_sample *x)
 int hpdp_log_read(const char *path, struct hpdp_samples *out)
 {
     FILE *f = fopen(path, "r");
-    char line[2048];
+    char line[8192];
     struct hpdp_sample x;
+    struct hpdp_cosd c;
 
     if (!f) {
         fprintf(stderr, "ptxsim heteropdp: cannot open %s\n", path);
         return -1;
     }
     while (fgets(line, sizeof(line), f)) {
+        if (!strncmp(line, "cosd ", 5)) {
+            if (!parse_cosd(line, &c) && add_cosd(out, &c)) {
+                fclose(f);
+                return -1;
+            }
+            continue;
+        }
         if (parse_line(line, &x) || x.rc)
             continue;
         if (out->n == out->cap) {
@@ -102,6 +175,7 @@ int hpdp_log_read(const char *path, struct hpdp_samples *out)
 void hpdp_samples_free(struct hpdp_samples *s)
 {
     free(s->v);
+    free(s->co);
     memset(s, 0, sizeof(*s));
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/err.h"
 #include "policies/hpdp_policy.h"
+#include "tools/hpdp_coloc.h"
 
 struct workload {
     const struct hpdp_sample *c, *g;
@@ -199,7 +200,7 @@ static int hpdp_report_figures(const char *out, const struct summary *sum)
     return speedup_svg(out, sum) || cdf_svg(out, sum);
 }
 
-static int write_summary(const char *out, const struct summary *s)
+static int write_summary(const char *out, const struct summary *s, int ncoloc)
 {
     char path[1024];
     FILE *f;
@@ -232,6 +233,8 @@ static int write_summary(const char *out, const struct summary *s)
             "Model error within 20%%: cpu_alone %.1f%% of %zu launches (dissertation 73%%), "
             "gpu_alone %.1f%% of %zu (dissertation 70%%).\n",
             100 * s->within20[0], s->nerr[0], 100 * s->within20[1], s->nerr[1]);
+    if (ncoloc > 0)
+        fprintf(f, "\nCo-located evaluation (%d workloads): coloc.md.\n", ncoloc);
     fclose(f);
     return 0;
 }
@@ -243,7 +246,7 @@ int hpdp_report(const char *models_dir, const char *out, const struct hpdp_sampl
     struct ps_err err;
     struct workload *w = calloc(s->n + 1, sizeof(*w));
     size_t n;
-    int rc = 1;
+    int rc = 1, nc;
 
     memset(&sum, 0, sizeof(sum));
     memset(&err, 0, sizeof(err));
@@ -253,15 +256,20 @@ int hpdp_report(const char *models_dir, const char *out, const struct hpdp_sampl
         return 1;
     }
     n = pair(s, &m, w);
-    if (!n) {
-        fprintf(stderr, "ptxsim heteropdp: no launch ran on both devices alone\n");
-    } else {
+    nc = hpdp_coloc_report(&m, out, s);
+    if (!n && nc <= 0) {
+        fprintf(stderr, "ptxsim heteropdp: %s\n",
+                nc ? "cannot write the co-located report"
+                   : "no launch ran on both devices, alone or beside co-runners");
+    } else if (n) {
         summarise(w, n, &sum);
         model_errors(s, &m, &sum);
-        rc = write_csv(out, w, n, &sum) || write_summary(out, &sum) ||
+        rc = nc < 0 || write_csv(out, w, n, &sum) || write_summary(out, &sum, nc) ||
              hpdp_report_figures(out, &sum);
         if (rc)
             fprintf(stderr, "ptxsim heteropdp: cannot write the report in %s\n", out);
+    } else {
+        rc = 0; /* co-located workloads only: coloc.md */
     }
     free(sum.err[0]);
     free(sum.err[1]);

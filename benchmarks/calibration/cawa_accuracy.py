@@ -2,7 +2,7 @@
 """CAWA's criticality predictor and schedulers: accuracy and speedup per workload.
 
 usage: cawa_accuracy.py [--ptxsim BIN] [--bin DIR] [--out DIR] [--sizes test]
-                        [--workloads a,b,...] [--l1d16] [--jobs N]
+                        [--workloads a,b,...] [--l1d16] [--jobs N] [--variant NAME:OPTS ...]
 
 Runs `ptxsim sweep` on gtx480 with GTO, LRR, gCAWS (nInst from the SM's branch
 outcomes, the default), gCAWS with nInst inferred from PC jumps (ninst=pc, the
@@ -13,7 +13,10 @@ the same gCAWS and CAWA on the dissertation's 16-way L1D (8 sets x 16 ways x
 finish, was in the predicted-slow top half; the dissertation: 73% on average,
 100% on NW) and the speedup over GTO (cycles of GTO / cycles of the variant; the
 16-way variants over GTO on the same 16-way L1D, and gto16 over gto), then
-geometric means over the irregular (cache-sensitive) class.
+geometric means over the irregular (cache-sensitive) class. --variant adds runs
+(as sweep --variant; names starting gcaws or cawa get an accuracy column), e.g.
+'gcaws_gto:gpgpu_scheduler=gcaws:order=gto': the predictor judged under GTO's
+issue order, where it does not speed up the warps it predicts.
 """
 import argparse
 import glob
@@ -66,8 +69,9 @@ def main():
     p.add_argument("--workloads", default=WORKLOADS)
     p.add_argument("--l1d16", action="store_true")
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--variant", action="append", default=[], help="extra NAME:OPTS")
     a = p.parse_args()
-    vs = variants(a.l1d16)
+    vs = variants(a.l1d16) + a.variant
     cmd = [a.ptxsim, "sweep", "--workloads", a.workloads, "--sizes", a.sizes, "--configs",
            "gtx480", "--baseline", "gto", "--jobs", str(a.jobs), "--out", a.out]
     cmd += ["--bin", a.bin] if a.bin else []

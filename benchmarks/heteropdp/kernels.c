@@ -11,6 +11,17 @@
  * rsqrt differ in the last bits); the iteration-count kernels (mandel,
  * diverge) may differ in under 0.5% of elements, where contracted and
  * uncontracted arithmetic cross a threshold differently.
+ *
+ * Co-located measurement (docs/heteropdp.md, "Co-located evaluation"): with
+ * HPDP_REPEAT_S=W the kernel is launched again and again for W seconds after
+ * its checked launch (each launch is one more line of the HeteroPDP log). With
+ * PTXSIM_HETEROPDP_CORUNNERS=DIR too, the co-runners' work counters
+ * (DIR/<pid>.work, corunner.c) are read over a W-second window with no kernel
+ * (their baseline rate) and over the repeat window; each co-runner's slowdown
+ * (baseline rate / rate beside the kernel) goes to the log
+ * (PTXSIM_HETEROPDP_LOG) as one line
+ *     cosd app=APP kernel=NAME dev=DEV T=GLOBAL Buf=BYTES launches=L sd=S1,S2,...
+ * (co-runners in pid order, as the runtime's telemetry lists them).
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -19,6 +30,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 
 #define CK(x)                                                                                      \
     do {                                                                                           \
@@ -207,6 +224,112 @@ static cl_device_id pick(cl_platform_id *plat)
     exit(2);
 }
 
+#define MAXCO 4
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+    long x = atol(*(const char *const *)a), y = atol(*(const char *const *)b);
+    return (x > y) - (x < y);
+}
+
+/* Maps the co-runners' work counters of dir, in pid order; returns how many. */
+static int map_counters(const char *dir, volatile double **cnt)
+{
+    static char names_buf[MAXCO][300];
+    char *files[MAXCO], path[600];
+    struct dirent *e;
+    DIR *d = opendir(dir);
+    int n = 0;
+
+    while (d && (e = readdir(d)) && n < MAXCO) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (dot && !strcmp(dot, ".work")) {
+            snprintf(names_buf[n], sizeof(names_buf[n]), "%s", e->d_name);
+            files[n] = names_buf[n];
+            n++;
+        }
+    }
+    if (d)
+        closedir(d);
+    qsort(files, (size_t)n, sizeof(files[0]), by_pid);
+    for (int i = 0; i < n; i++) {
+        int fd;
+        snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+        fd = open(path, O_RDONLY);
+        cnt[i] = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+        if (fd >= 0)
+            close(fd);
+        if (cnt[i] == MAP_FAILED) {
+            fprintf(stderr, "cannot map %s\n", path);
+            exit(2);
+        }
+    }
+    return n;
+}
+
+/* Each co-runner's work rate since t0, when its counter read w0. */
+static void rates(volatile double **cnt, int n, double *rate, double t0, const double *w0)
+{
+    double t = now_s();
+    for (int i = 0; i < n; i++)
+        rate[i] = (cnt[i][0] - w0[i]) / (t - t0);
+}
+
+/*
+ * HPDP_REPEAT_S: relaunches kernel k for that many seconds; with co-runners,
+ * logs their slowdowns beside it (the file comment).
+ */
+static void repeat(cl_command_queue q, cl_kernel kern, size_t global, size_t local,
+                   const char *kname, size_t buf_bytes)
+{
+    const char *w = getenv("HPDP_REPEAT_S"), *dir = getenv("PTXSIM_HETEROPDP_CORUNNERS");
+    const char *logp = getenv("PTXSIM_HETEROPDP_LOG"), *app = getenv("PTXSIM_HETEROPDP_APP");
+    const char *dev = getenv("PTXSIM_HETEROPDP");
+    volatile double *cnt[MAXCO];
+    double secs = w ? atof(w) : 0, w0[MAXCO], base[MAXCO], beside[MAXCO], t0;
+    int nco = 0, launches = 0;
+    FILE *f;
+
+    if (!(secs > 0))
+        return;
+    if (dir && *dir)
+        nco = map_counters(dir, cnt);
+    for (int i = 0; i < nco; i++)
+        w0[i] = cnt[i][0];
+    t0 = now_s();
+    if (nco) { /* the baseline window: the co-runners with no kernel beside them */
+        struct timespec ts = {(time_t)secs, (long)((secs - (time_t)secs) * 1e9)};
+        nanosleep(&ts, NULL);
+        rates(cnt, nco, base, t0, w0);
+    }
+    for (int i = 0; i < nco; i++)
+        w0[i] = cnt[i][0];
+    t0 = now_s();
+    do {
+        CK(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, 0, NULL, NULL));
+        CK(clFinish(q));
+        launches++;
+    } while (now_s() - t0 < secs);
+    rates(cnt, nco, beside, t0, w0);
+    if (nco && logp && (f = fopen(logp, "a"))) {
+        fprintf(f, "cosd app=%s kernel=%s dev=%s T=%zu Buf=%zu launches=%d sd=", app ? app : "-",
+                kname, dev ? dev : "queue", global, buf_bytes, launches);
+        for (int i = 0; i < nco; i++)
+            fprintf(f, "%s%.6g", i ? "," : "", beside[i] > 0 ? base[i] / beside[i] : 1.0);
+        fputc('\n', f);
+        fclose(f);
+    }
+    for (int i = 0; i < nco; i++)
+        munmap((void *)cnt[i], 4096);
+}
+
 /* Runs kernel k; returns the number of elements that disagree with the reference. */
 static int run(cl_context ctx, cl_command_queue q, cl_program p, int k, const float *a,
                const float *b, int n)
@@ -228,6 +351,7 @@ static int run(cl_context ctx, cl_command_queue q, cl_program p, int k, const fl
     CK(clSetKernelArg(kern, 3, sizeof(int), &n));
     CK(clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, 0, NULL, NULL));
     CK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, bytes, o, 0, NULL, NULL));
+    repeat(q, kern, global, local, names[k], 3 * bytes);
     if (k == 13) {
         for (int i = 0; i < n; i++)
             cnt[(int)(a[i] * 63.0f) & 63]++;

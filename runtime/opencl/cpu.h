@@ -22,6 +22,13 @@ bool ocl_device_ok(cl_device_id d);
 /* clGetDeviceInfo for the CPU device: PoCL's answers, with this platform as CL_DEVICE_PLATFORM. */
 cl_int ocl_cpu_device_info(cl_device_info name, size_t size, void *value, size_t *size_ret);
 
+/* Images on the CPU device (cpu_image.c): whether PoCL supports them, its largest image of
+ * type t (width, height, depth-or-layers; 0s without image support), and whether it
+ * supports format f for images of type t with access flags (CL_MEM_READ_WRITE ...). */
+bool ocl_cpu_images(void);
+void ocl_cpu_image_limits(cl_mem_object_type t, size_t lim[3]);
+bool ocl_cpu_image_format_ok(cl_mem_flags access, cl_mem_object_type t, const cl_image_format *f);
+
 /* Drops a context's or a program's PoCL objects (their release, a program's rebuild). */
 void ocl_cpu_context_free(cl_context c);
 void ocl_cpu_program_free(cl_program p);

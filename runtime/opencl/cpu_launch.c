@@ -1,10 +1,11 @@
 /*
  * A kernel launch on the CPU device (cpu.h): arguments are set on a PoCL
- * kernel of the program's PoCL build; every buffer the arguments name
- * migrates (once, even when several arguments name it) from the context's
- * engine memory into a PoCL buffer, and back after the kernel, so the engine
- * memory stays the one home of the data for every other command. The kernel's time is PoCL's
- * profiling END - START.
+ * kernel of the program's PoCL build; every buffer and image the arguments
+ * name migrates (once, even when several arguments name it) from the
+ * context's engine memory into a PoCL buffer or image (cpu_image.c), and
+ * back after the kernel, so the engine memory stays the one home of the data
+ * for every other command. A sampler argument becomes a PoCL sampler with
+ * the same properties. The kernel's time is PoCL's profiling END - START.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 #include "runtime/opencl/cpu_pocl.h"
 
 struct migration {
-    cl_mem key;  /* the ptxsim buffer or sub-buffer migrated */
-    cl_mem pbuf; /* PoCL's copy */
+    cl_mem key;  /* the ptxsim buffer, sub-buffer or image migrated */
+    cl_mem pbuf; /* PoCL's copy (a PoCL image for an image) */
     void *stage; /* host staging, key->size bytes */
 };
 
@@ -26,11 +27,13 @@ struct cpu_launch {
     cl_kernel k;
     struct migration mig[PTXSIM_MAX_PARAMS];
     uint32_t nmig;
-    cl_mem subs[PTXSIM_MAX_PARAMS]; /* PoCL sub-buffers to release */
+    cl_mem subs[PTXSIM_MAX_PARAMS]; /* PoCL sub-buffers and 1D buffer images to release */
     uint32_t nsubs;
+    cl_sampler smps[PTXSIM_MAX_PARAMS]; /* PoCL samplers to release */
+    uint32_t nsmps;
 };
 
-/* The PoCL buffer holding m's bytes (copied in on first use in this launch). */
+/* The PoCL buffer or image holding m's bytes (copied in on first use in this launch). */
 static cl_int migrate_in(struct cpu_launch *l, cl_mem m, cl_mem *out)
 {
     struct migration *g;
@@ -48,8 +51,11 @@ static cl_int migrate_in(struct cpu_launch *l, cl_mem m, cl_mem *out)
         free(g->stage);
         return CL_OUT_OF_RESOURCES;
     }
-    g->pbuf = l->p->d->clCreateBuffer(l->cc->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m->size,
-                                      g->stage, &rc);
+    if (m->img)
+        rc = ocl_cpu_image_make(l->p, l->cc->ctx, m, NULL, g->stage, &g->pbuf);
+    else
+        g->pbuf = l->p->d->clCreateBuffer(l->cc->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                          m->size, g->stage, &rc);
     if (rc != CL_SUCCESS) {
         free(g->stage);
         return rc;
@@ -106,6 +112,79 @@ static cl_int set_buffer_arg(struct cpu_launch *l, cl_kernel ck, cl_uint i, cl_m
     return rc ? rc : l->p->d->clSetKernelArg(ck, i, sizeof(cl_mem), &pbuf);
 }
 
+/* Why PoCL cannot take image m (argument i): its limits or formats are narrower than ptxsim's. */
+static void image_refused(struct cpu_launch *l, cl_uint i, cl_mem m, cl_int rc)
+{
+    const struct ocl_image *im = m->img;
+
+    ocl_notify(l->c,
+               "not supported on the CPU device: image argument %u of kernel '%s' (type 0x%x, "
+               "%zu x %zu x %zu, channel order 0x%x, type 0x%x) is beyond PoCL's image limits "
+               "or formats, which are narrower than the GPU device's (error %d)",
+               i, l->k->info.name, (unsigned)im->desc.image_type, im->dims[0], im->dims[1],
+               im->dims[2], (unsigned)im->fmt.image_channel_order,
+               (unsigned)im->fmt.image_channel_data_type, rc);
+}
+
+/* Whether image m fits PoCL's image limits (a context with the GPU takes larger images). */
+static bool within_cpu_limits(cl_mem m)
+{
+    size_t lim[3];
+
+    ocl_cpu_image_limits(m->img->desc.image_type, lim);
+    for (int d = 0; d < 3; d++)
+        if (m->img->dims[d] > lim[d])
+            return false;
+    return true;
+}
+
+/*
+ * An image argument: its bytes migrate into a PoCL image, or for a 1D image buffer its
+ * buffer migrates and the PoCL image is made on PoCL's copy. A sampler argument (no memory
+ * object; its value is the sampler_t bits) becomes a PoCL sampler.
+ */
+static cl_int set_image_arg(struct cpu_launch *l, cl_kernel ck, cl_uint i, const struct ocl_arg *a)
+{
+    cl_mem m = a->mem, pimg = NULL, pbuf = NULL;
+    cl_sampler ps;
+    uint64_t bits;
+    cl_int rc;
+
+    if (!m) {
+        memcpy(&bits, a->value, sizeof(bits));
+        ps = ocl_cpu_sampler_make(l->p, l->cc->ctx, (uint32_t)bits, &rc);
+        if (rc != CL_SUCCESS) {
+            ocl_notify(l->c,
+                       "not supported on the CPU device: PoCL cannot make sampler argument "
+                       "%u (sampler_t 0x%x, error %d)",
+                       i, (unsigned)bits, rc);
+            return rc;
+        }
+        l->smps[l->nsmps++] = ps;
+        return l->p->d->clSetKernelArg(ck, i, sizeof(ps), &ps);
+    }
+    if (!ocl_valid(m, OCL_MAGIC_MEM))
+        return CL_INVALID_MEM_OBJECT;
+    if (!within_cpu_limits(m)) { /* PoCL would fail only at the launch, without saying why */
+        image_refused(l, i, m, CL_INVALID_IMAGE_SIZE);
+        return CL_INVALID_IMAGE_SIZE;
+    }
+    if (m->parent) { /* a 1D image buffer */
+        rc = migrate_in(l, m->parent, &pbuf);
+        if (rc == CL_SUCCESS) {
+            rc = ocl_cpu_image_make(l->p, l->cc->ctx, m, pbuf, NULL, &pimg);
+            if (rc == CL_SUCCESS)
+                l->subs[l->nsubs++] = pimg;
+        }
+    } else {
+        rc = migrate_in(l, m, &pimg);
+    }
+    if (rc == CL_IMAGE_FORMAT_NOT_SUPPORTED || rc == CL_INVALID_IMAGE_SIZE ||
+        rc == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR || rc == CL_INVALID_IMAGE_DESCRIPTOR)
+        image_refused(l, i, m, rc);
+    return rc ? rc : l->p->d->clSetKernelArg(ck, i, sizeof(pimg), &pimg);
+}
+
 static cl_int set_args(struct cpu_launch *l, cl_kernel k, cl_kernel ck)
 {
     cl_int rc = CL_SUCCESS;
@@ -117,9 +196,7 @@ static cl_int set_args(struct cpu_launch *l, cl_kernel k, cl_kernel ck)
         if (!a->set) {
             rc = CL_INVALID_KERNEL_ARGS;
         } else if (a->image) {
-            ocl_notify(l->c, "images and samplers are not supported on the CPU device "
-                             "(argument %u of kernel '%s')", i, k->info.name);
-            rc = CL_INVALID_OPERATION;
+            rc = set_image_arg(l, ck, i, a);
         } else if (a->local) {
             rc = l->p->d->clSetKernelArg(ck, i, a->local_size, NULL);
         } else if (space == ISA_SPACE_GLOBAL || space == ISA_SPACE_CONST) {
@@ -131,18 +208,22 @@ static cl_int set_args(struct cpu_launch *l, cl_kernel k, cl_kernel ck)
     return rc;
 }
 
-/* Copies every migrated buffer back into engine memory (when ok) and frees the PoCL side. */
+/* Copies every migrated buffer and image back into engine memory (when ok) and frees the PoCL side.
+ */
 static cl_int migrate_out(struct cpu_launch *l, bool ok)
 {
     cl_int rc = CL_SUCCESS;
 
+    for (uint32_t i = 0; i < l->nsmps; i++)
+        l->p->d->clReleaseSampler(l->smps[i]);
     for (uint32_t i = 0; i < l->nsubs; i++)
         l->p->d->clReleaseMemObject(l->subs[i]);
     for (uint32_t i = 0; i < l->nmig; i++) {
         struct migration *m = &l->mig[i];
         if (ok && rc == CL_SUCCESS) {
-            rc = l->p->d->clEnqueueReadBuffer(l->cc->q, m->pbuf, CL_TRUE, 0, m->key->size, m->stage,
-                                              0, NULL, NULL);
+            rc = m->key->img ? ocl_cpu_image_read(l->p, l->cc->q, m->key, m->pbuf, m->stage)
+                             : l->p->d->clEnqueueReadBuffer(l->cc->q, m->pbuf, CL_TRUE, 0,
+                                                            m->key->size, m->stage, 0, NULL, NULL);
             if (rc == CL_SUCCESS &&
                 ptxsim_memcpy_htod(l->c->dev, m->key->addr, m->stage, m->key->size))
                 rc = CL_OUT_OF_RESOURCES;

@@ -12,6 +12,7 @@
 #ifndef PTXSIM_RUNTIME_OPENCL_HPDP_H
 #define PTXSIM_RUNTIME_OPENCL_HPDP_H
 
+#include "policies/hpdp_policy.h"
 #include "runtime/hpdp_features.h"
 #include "runtime/opencl/ocl.h"
 
@@ -23,6 +24,8 @@ struct ocl_hpdp_launch {
     struct rt_hpdp_dyn dyn;
     struct rt_hpdp_sys sys;
     uint32_t nco;
+    char co_cls[HPDP_MAX_CORUNNERS][16]; /* the co-runners' classes (telemetry, pid order) */
+    double sd_co[2][HPDP_MAX_CORUNNERS]; /* their predicted slowdowns per device (fair goal) */
     bool predicted;
     double ta[2], tc[2], fair[2]; /* indexed by enum hpdp_dev; seconds */
 };

@@ -23,7 +23,9 @@ struct hpdp_cfg {
     struct rt_hpdp_models models;
     FILE *log;
     const char *corunners, *app;
-    double pcie_gbs, host_gbs, w_ocl, llc_mb, lanes;
+    double pcie_gbs, host_gbs, w_ocl;
+    bool ref_best; /* PTXSIM_HETEROPDP_SD_REF=best */
+    struct rt_hpdp_press press;
     pthread_mutex_t log_lock;
     uint64_t seq, copied_mark;
 };
@@ -80,7 +82,8 @@ static enum goal parse_goal(const char *s)
 static void cfg_init(void)
 {
     struct hpdp_cfg *c = &g_cfg;
-    const char *dir = getenv("PTXSIM_HETEROPDP_MODELS"), *log = getenv("PTXSIM_HETEROPDP_LOG");
+    const char *dir = getenv("PTXSIM_HETEROPDP_MODELS"), *log = getenv("PTXSIM_HETEROPDP_LOG"),
+               *ref;
     struct ps_err err;
 
     c->goal = parse_goal(getenv("PTXSIM_HETEROPDP"));
@@ -90,8 +93,16 @@ static void cfg_init(void)
         env_num("PTXSIM_HETEROPDP_PCIE_GBS", 15.754);         /* PCIe 3.0 x16: 8 GT/s, 128b/130b */
     c->host_gbs = env_num("PTXSIM_HETEROPDP_HOST_GBS", 22.0); /* Table 6.1's DDR3-1600 x2 */
     c->w_ocl = env_num("PTXSIM_HETEROPDP_OCL_WEIGHT", 1.0);
-    c->llc_mb = env_num("PTXSIM_HETEROPDP_LLC_MB", 8.0);
-    c->lanes = env_num("PTXSIM_HETEROPDP_CPU_LANES", 8.0); /* cores x SIMD lanes of the CMP */
+    ref = getenv("PTXSIM_HETEROPDP_SD_REF");
+    c->ref_best = ref && !strcmp(ref, "best");
+    if (ref && *ref && !c->ref_best && strcmp(ref, "device"))
+        fprintf(stderr,
+                "ptxsim opencl: PTXSIM_HETEROPDP_SD_REF=%s is not device or best; "
+                "using device\n",
+                ref);
+    c->press.llc_mb = env_num("PTXSIM_HETEROPDP_LLC_MB", 8.0);
+    c->press.lanes = env_num("PTXSIM_HETEROPDP_CPU_LANES", 8.0); /* cores x SIMD lanes of the CMP */
+    c->press.pcie_gbs = c->pcie_gbs;
     memset(&err, 0, sizeof(err));
     if (dir && *dir)
         c->models_ok = rt_hpdp_models_load(dir, &c->models, &err) == 0;
@@ -214,27 +225,24 @@ static void predict(const struct hpdp_cfg *c, struct ocl_hpdp_launch *hl)
     hl->predicted = true;
 }
 
-/* Co-located: each co-runner's Bubble-up slowdown under the pressure the kernel exerts on dev. */
+/*
+ * Co-located: each co-runner's Bubble-up slowdown (its class's curves) under
+ * the pressure the kernel exerts on each device.
+ */
 static enum hpdp_dev choose_fair(const struct hpdp_cfg *c, const struct rt_hpdp_telemetry *t,
                                  struct ocl_hpdp_launch *hl)
 {
-    struct hpdp_coloc in = {.nco = t->n, .w_ocl = c->w_ocl};
-    double share = hl->dyn.threads < c->lanes ? hl->dyn.threads / c->lanes : 1.0;
-    double llc_p = hl->dyn.buffer_bytes / 1e6 * share; /* MB of working set the CMP keeps live */
-    double t_gpu = hl->tc[HPDP_GPU] > 0 ? hl->tc[HPDP_GPU] : 1e-9;
-    double dram_p = hl->dyn.transfer_bytes / t_gpu / 1e9; /* GB/s of transfer while on the GPU */
+    struct hpdp_coloc in = {.nco = t->n, .w_ocl = c->w_ocl, .ref_best = c->ref_best};
 
-    if (dram_p > c->pcie_gbs)
-        dram_p = c->pcie_gbs;
-    if (llc_p > c->llc_mb)
-        llc_p = c->llc_mb;
     for (int d = 0; d < 2; d++) {
         in.t_alone[d] = hl->ta[d];
         in.t_coloc[d] = hl->tc[d];
     }
+    rt_hpdp_corunner_slowdowns(&c->models, &hl->dyn, hl->tc[HPDP_GPU], &c->press, t->n,
+                               (const char(*)[16])hl->co_cls, hl->sd_co);
     for (uint32_t i = 0; i < t->n && i < HPDP_MAX_CORUNNERS; i++) {
-        in.sd_co[HPDP_CPU][i] = hpdp_bubble_lookup(&c->models.llc, llc_p);
-        in.sd_co[HPDP_GPU][i] = hpdp_bubble_lookup(&c->models.dram, dram_p);
+        in.sd_co[HPDP_CPU][i] = hl->sd_co[HPDP_CPU][i];
+        in.sd_co[HPDP_GPU][i] = hl->sd_co[HPDP_GPU][i];
         in.w_co[i] = t->co[i].weight;
     }
     return hpdp_choose_coloc(&in, hl->fair);
@@ -272,6 +280,8 @@ cl_device_id ocl_hpdp_target(cl_command_queue q, cl_kernel k, cl_uint dim, const
     if (c->corunners && rt_hpdp_telemetry_read(c->corunners, &tel, &err) == 0) {
         hl->sys = tel.sum;
         hl->nco = tel.n;
+        for (uint32_t i = 0; i < tel.n; i++)
+            snprintf(hl->co_cls[i], sizeof(hl->co_cls[i]), "%s", tel.co[i].cls);
     }
     if (c->goal == GOAL_CPU || c->goal == GOAL_GPU) /* the always-CPU / always-GPU baselines */
         return c->goal == GOAL_CPU && ocl_cpu_device() ? ocl_cpu_device() : ocl_device();
@@ -313,11 +323,17 @@ void ocl_hpdp_done(cl_kernel k, const struct ocl_hpdp_launch *hl, cl_device_id r
             " havec=%d nco=%u llc=%.17g dram=%.17g kernel_s=%.17g xfer_s=%.17g time_s=%.17g",
             hl->have_cpu, hl->nco, hl->sys.llc_mps, hl->sys.dram_gbs, kernel_ns * 1e-9, xfer,
             kernel_ns * 1e-9 + xfer);
+    for (uint32_t i = 0; i < hl->nco && i < HPDP_MAX_CORUNNERS; i++) /* pid order */
+        fprintf(c->log, "%s%s", i ? "," : " co=", hl->co_cls[i]);
     if (hl->predicted)
         fprintf(c->log,
                 " ta_cpu=%.17g ta_gpu=%.17g tc_cpu=%.17g tc_gpu=%.17g f_cpu=%.17g "
                 "f_gpu=%.17g",
                 hl->ta[0], hl->ta[1], hl->tc[0], hl->tc[1], hl->fair[0], hl->fair[1]);
+    if (hl->predicted && hl->nco && hl->sd_co[HPDP_CPU][0] > 0) { /* fair goal: the co-runners' */
+        log_vec(c->log, "sd_cpu", hl->sd_co[HPDP_CPU], (int)hl->nco);
+        log_vec(c->log, "sd_gpu", hl->sd_co[HPDP_GPU], (int)hl->nco);
+    }
     fputc('\n', c->log);
     fflush(c->log);
     pthread_mutex_unlock(&c->log_lock);

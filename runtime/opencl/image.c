@@ -9,12 +9,17 @@
  * the CL_Rx, CL_RGx and CL_RGBx orders (CL_IMAGE_FORMAT_NOT_SUPPORTED).
  * CL_MEM_USE_HOST_PTR images copy the host memory in at creation, and
  * clEnqueueMapImage maps them at host_ptr with the pitches given.
+ * The CPU device (cpu.h) runs kernels on PoCL images made at launch: a context
+ * with it takes the largest limits of its devices (OpenCL refuses an image
+ * too big for all of them; one too big for the CPU fails at a CPU launch,
+ * with a message), and offers only the formats PoCL supports too.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/climage.h"
 #include "isa/texture.h"
+#include "runtime/opencl/cpu.h"
 #include "runtime/opencl/ocl.h"
 
 #define IMG2D_MAX OCL_IMG2D_MAX
@@ -22,12 +27,51 @@
 #define IMG_BUFFER_MAX OCL_IMG_BUFFER_MAX
 #define IMG_ARRAY_MAX OCL_IMG_ARRAY_MAX
 
-bool ocl_context_has_gpu(cl_context c)
+static bool has_device(cl_context c, cl_device_id d)
 {
-    for (cl_uint i = 0; i < c->ndev; i++)
-        if (c->devs[i] == ocl_device())
+    for (cl_uint i = 0; d && i < c->ndev; i++)
+        if (c->devs[i] == d)
             return true;
     return false;
+}
+
+/* Whether the context has the CPU device and PoCL supports images there. */
+static bool has_cpu_images(cl_context c)
+{
+    return has_device(c, ocl_cpu_device()) && ocl_cpu_images();
+}
+
+bool ocl_context_has_images(cl_context c)
+{
+    return has_device(c, ocl_device()) || has_cpu_images(c);
+}
+
+/* The GPU device's largest image of type t (width, height, depth-or-layers). */
+static void gpu_limits(cl_mem_object_type t, size_t lim[3])
+{
+    lim[0] = IMG2D_MAX, lim[1] = lim[2] = 1;
+    if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER)
+        lim[0] = IMG_BUFFER_MAX;
+    else if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        lim[2] = IMG_ARRAY_MAX;
+    else if (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+        lim[1] = IMG2D_MAX, lim[2] = t == CL_MEM_OBJECT_IMAGE2D ? 1 : IMG_ARRAY_MAX;
+    else if (t == CL_MEM_OBJECT_IMAGE3D)
+        lim[0] = lim[1] = lim[2] = IMG3D_MAX;
+}
+
+void ocl_context_image_limits(cl_context c, cl_mem_object_type t, size_t lim[3])
+{
+    size_t cpu[3];
+
+    lim[0] = lim[1] = lim[2] = 0;
+    if (has_device(c, ocl_device()))
+        gpu_limits(t, lim);
+    if (has_cpu_images(c)) {
+        ocl_cpu_image_limits(t, cpu);
+        for (int i = 0; i < 3; i++)
+            lim[i] = cpu[i] > lim[i] ? cpu[i] : lim[i];
+    }
 }
 
 /* The element size of a format, or an error: a bad descriptor, or a format not supported. */
@@ -57,8 +101,23 @@ static cl_int format_check(const cl_image_format *f, size_t *elem)
     }
 }
 
-/* Width, height and depth-or-layers of a description, with the engine's dimensions. */
-static cl_int desc_dims(const cl_image_desc *d, size_t dims[3], uint32_t *tdims)
+/*
+ * Whether a format ptxsim supports is usable in c: a context with the CPU device offers only
+ * the formats PoCL supports too, so that every image of the context runs on both devices
+ * (clGetSupportedImageFormats lists this intersection).
+ */
+static bool format_usable(cl_context c, cl_mem_flags f, cl_mem_object_type t,
+                          const cl_image_format *fmt)
+{
+    f &= CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+    if (has_device(c, ocl_device()) && !has_cpu_images(c))
+        return true;
+    return ocl_cpu_image_format_ok(f ? f : CL_MEM_READ_WRITE, t, fmt);
+}
+
+/* Width, height and depth-or-layers of a description, with the engine's dimensions; c's
+ * limits are checked when c is given. */
+static cl_int desc_dims(cl_context c, const cl_image_desc *d, size_t dims[3], uint32_t *tdims)
 {
     size_t lim[3];
 
@@ -66,34 +125,30 @@ static cl_int desc_dims(const cl_image_desc *d, size_t dims[3], uint32_t *tdims)
     dims[1] = dims[2] = 1;
     switch (d->image_type) {
     case CL_MEM_OBJECT_IMAGE1D:
-        *tdims = 1;
-        lim[0] = IMG2D_MAX, lim[1] = lim[2] = 1;
-        break;
     case CL_MEM_OBJECT_IMAGE1D_BUFFER:
         *tdims = 1;
-        lim[0] = IMG_BUFFER_MAX, lim[1] = lim[2] = 1;
         break;
     case CL_MEM_OBJECT_IMAGE1D_ARRAY:
         *tdims = 1;
         dims[2] = d->image_array_size;
-        lim[0] = IMG2D_MAX, lim[1] = 1, lim[2] = IMG_ARRAY_MAX;
         break;
     case CL_MEM_OBJECT_IMAGE2D:
     case CL_MEM_OBJECT_IMAGE2D_ARRAY:
         *tdims = 2;
         dims[1] = d->image_height;
         dims[2] = d->image_type == CL_MEM_OBJECT_IMAGE2D ? 1 : d->image_array_size;
-        lim[0] = lim[1] = IMG2D_MAX, lim[2] = IMG_ARRAY_MAX;
         break;
     case CL_MEM_OBJECT_IMAGE3D:
         *tdims = 3;
         dims[1] = d->image_height;
         dims[2] = d->image_depth;
-        lim[0] = lim[1] = lim[2] = IMG3D_MAX;
         break;
     default:
         return CL_INVALID_IMAGE_DESCRIPTOR;
     }
+    if (!c)
+        return CL_SUCCESS;
+    ocl_context_image_limits(c, d->image_type, lim);
     for (int i = 0; i < 3; i++)
         if (!dims[i] || dims[i] > lim[i])
             return CL_INVALID_IMAGE_SIZE;
@@ -153,7 +208,7 @@ static int make_texobj(cl_context c, cl_mem m)
 
     memset(&t, 0, sizeof(t));
     isa_cl_texobj_format(&t, im->fmt.image_channel_order, im->fmt.image_channel_data_type);
-    desc_dims(&im->desc, im->dims, &tdims);
+    desc_dims(NULL, &im->desc, im->dims, &tdims);
     t.addr = m->addr;
     t.dims = tdims;
     t.width = (uint32_t)im->dims[0];
@@ -207,9 +262,9 @@ static cl_int image_check(cl_context c, cl_mem_flags flags, const cl_image_forma
 
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
         return CL_INVALID_CONTEXT;
-    if (!ocl_context_has_gpu(c)) {
-        ocl_notify(c, "clCreateImage: images are not supported on the CPU device, the "
-                      "context's only device");
+    if (!ocl_context_has_images(c)) {
+        ocl_notify(c, "clCreateImage: no device of the context supports images (PoCL's CPU "
+                      "device reports no image support)");
         return CL_INVALID_OPERATION;
     }
     if ((rc = ocl_check_mem_flags(flags, host)))
@@ -218,8 +273,10 @@ static cl_int image_check(cl_context c, cl_mem_flags flags, const cl_image_forma
         return rc;
     if (!desc)
         return CL_INVALID_IMAGE_DESCRIPTOR;
-    if ((rc = desc_dims(desc, im->dims, &tdims)))
+    if ((rc = desc_dims(c, desc, im->dims, &tdims)))
         return rc;
+    if (!format_usable(c, flags, desc->image_type, fmt))
+        return CL_IMAGE_FORMAT_NOT_SUPPORTED;
     if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER && host)
         return CL_INVALID_HOST_PTR; /* its memory is the buffer's */
     im->fmt = *fmt;
@@ -364,10 +421,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_
         return CL_INVALID_VALUE;
     for (cl_channel_order o = CL_R; o <= CL_LUMINANCE; o++) {
         for (cl_channel_type ty = CL_SNORM_INT8; ty <= CL_FLOAT; ty++) {
-            if (!isa_cl_elem_bytes(o, ty))
+            cl_image_format fmt = {o, ty};
+
+            if (!isa_cl_elem_bytes(o, ty) || !ocl_context_has_images(c) ||
+                !format_usable(c, f, t, &fmt))
                 continue;
             if (fmts && count < n)
-                fmts[count] = (cl_image_format){o, ty};
+                fmts[count] = fmt;
             count++;
         }
     }

@@ -152,7 +152,7 @@ struct _cl_program {
 
 struct ocl_arg {
     bool set;
-    bool image; /* an image or sampler argument (GPU only: the CPU device refuses them) */
+    bool image; /* an image or sampler argument (the CPU device makes PoCL ones, cpu_image.c) */
     bool local;       /* __local pointer: value is local_size */
     size_t local_size;
     uint8_t value[256];
@@ -332,8 +332,12 @@ bool ocl_mem_overlap(cl_mem a, size_t aoff, size_t an, cl_mem b, size_t boff, si
 cl_sampler CL_API_CALL ocl_create_sampler_with_properties(cl_context c,
                                                           const cl_ulong *props,
                                                           cl_int *errcode);
-/* Whether context c has the GPU device, the one that supports images (image.c). */
-bool ocl_context_has_gpu(cl_context c);
+/* Whether context c has a device that supports images: the GPU, or the CPU when PoCL
+ * does (image.c). */
+bool ocl_context_has_images(cl_context c);
+/* The largest image dimensions (width, height, depth-or-layers) that some device of c
+ * supports for an image of type t (OpenCL: an image too big for all devices is refused). */
+void ocl_context_image_limits(cl_context c, cl_mem_object_type t, size_t lim[3]);
 
 /* The GPU device's image limits (CL_DEVICE_IMAGE*), those of a Fermi GPU's OpenCL driver. */
 #define OCL_IMG2D_MAX 16384

@@ -673,11 +673,6 @@ cl_int ocl_cpu_device_info(cl_device_info name, size_t size, void *value, size_t
         return CL_INVALID_DEVICE;
     if (name == CL_DEVICE_PLATFORM)
         return ocl_info(&me, sizeof(me), size, value, size_ret);
-    if (name == CL_DEVICE_IMAGE_SUPPORT) { /* ptxsim's images live on the GPU device only */
-        cl_bool no = CL_FALSE;
-
-        return ocl_info(&no, sizeof(no), size, value, size_ret);
-    }
     /* Buffers live in the context's shared memory, whose rules are the GPU's: same answers. */
     if (name == CL_DEVICE_MEM_BASE_ADDR_ALIGN || name == CL_DEVICE_MAX_MEM_ALLOC_SIZE ||
         name == CL_DEVICE_GLOBAL_MEM_SIZE)

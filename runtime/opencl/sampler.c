@@ -34,7 +34,7 @@ CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool norm,
 
     if (!ocl_valid(c, OCL_MAGIC_CONTEXT))
         rc = CL_INVALID_CONTEXT;
-    else if (!ocl_context_has_gpu(c))
+    else if (!ocl_context_has_images(c))
         rc = CL_INVALID_OPERATION; /* no device of the context supports images */
     else if (!bits)
         rc = CL_INVALID_VALUE;

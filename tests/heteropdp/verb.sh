@@ -7,14 +7,17 @@
 # held-out kernel-set program (benchmarks/heteropdp/kernels.c) in functional
 # mode: it must pass its own checks, log a prediction for every launch, and
 # run each kernel on the device the models favour (CPU when PoCL is there); with a
-# co-runner in the telemetry, PTXSIM_HETEROPDP=fair must log fairness and pick the fairer GPU.
+# co-runner in the telemetry, PTXSIM_HETEROPDP=fair must log fairness and pick the fairer GPU,
+# and use the co-runner's class curves, deterministically. The co-located smoke path: a
+# synthetic log beside one (and two) co-runners, whose co-located report (coloc.md) must
+# have its fields and be exact.
 # Environment (AM_TESTS_ENVIRONMENT): top_builddir, srcdir, CC.
 set -u
 top="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}"
 build="${top_builddir:-$top/build}"
 ptxsim="$build/ptxsim"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-hpdpverb.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $1"; fail=1; }
 
@@ -35,6 +38,55 @@ awk 'BEGIN {
                2 * (k * 5 + s) + 1, k, T, buf, xfer, g0, g1, g2, g3, g4, g5, c0, c1, c2, c3, c4, c5, tg, xs, tg + xs);
     } }' >"$tmp/syn.log"
 
+# The same kernels beside synthetic co-runners (app syn+CONFIG): the CPU time grows with
+# T x LLC misses (a term of the 55-term model), the GPU's simulated time does not, its
+# transfer slows with the co-runners' DRAM bandwidth (5.8 D); cosd lines give the co-runners'
+# measured slowdowns on the CPU side, exactly their class's LLC curve (bubble.txt below) at
+# the kernel's pressure. One co-runner (mem) for every kernel and size; two (mem, compute)
+# for six kernels at the smallest size: the report must be exact (100%) at every weight.
+awk 'function cosd(app, k, T, buf, sd) {
+        printf("cosd app=%s kernel=k%d dev=cpu T=%d Buf=%d launches=9 sd=%s\n", app, k, T, buf, sd) }
+     BEGIN {
+    for (k = 0; k < 24; k++) for (s = 0; s < 5; s++) for (two = 0; two < 2; two++) {
+        if (two && (k >= 6 || s > 0)) continue;
+        T = 1024 * 2 ^ s; buf = 12 * T; xfer = 8 * T;
+        c0 = k % 5 + 1; c1 = k % 3 + 1; c2 = k % 2; c3 = k % 4; c4 = k % 3; c5 = (k + 1) % 2;
+        g0 = k % 4 + 1; g1 = k % 5 + 1; g2 = k % 3; g3 = (k * 7) % 6; g4 = k % 3 + 1; g5 = k % 2;
+        llc = 50 * (1 + (k + s) % 4) + 30 * two; dram = 1 + (k * s) % 5 + 2 * two;
+        tc = 1e-9 * T * c0 + 3e-6 * c3 + 2e-7 * c1 * c4 + 2e-12 * T * llc;
+        tg = 2e-10 * T * g0 + 1e-6 * g3 + 5e-11 * buf;
+        bw = 22 - dram; if (bw > 15.754) bw = 15.754; xs = xfer / (bw * 1e9);
+        app = two ? "syn+mem+compute" : "syn+mem"; co = two ? "mem,compute" : "mem";
+        f = "T=%d Buf=%d Xfer=%d g=%d,%d,%d,%d,%d,%d c=%d,%d,%d,%d,%d,%d havec=1 nco=%d llc=%.17g dram=%.17g";
+        printf("launch seq=0 app=%s kernel=k%d dev=cpu rc=0 " f " kernel_s=%.17g xfer_s=0 time_s=%.17g co=%s\n",
+               app, k, T, buf, xfer, g0, g1, g2, g3, g4, g5, c0, c1, c2, c3, c4, c5, 1 + two, llc, dram, tc, tc, co);
+        printf("launch seq=1 app=%s kernel=k%d dev=gpu rc=0 " f " kernel_s=%.17g xfer_s=%.17g time_s=%.17g co=%s\n",
+               app, k, T, buf, xfer, g0, g1, g2, g3, g4, g5, c0, c1, c2, c3, c4, c5, 1 + two, llc, dram, tg, xs, tg + xs, co);
+        p = buf / 1e6; sd = sprintf("%.17g", 1 + p / 100);
+        if (two) sd = sd sprintf(",%.17g", 1 + 0.5 * p / 100);
+        cosd(app, k, T, buf, sd);
+    } }' >"$tmp/coloc.log"
+"$ptxsim" heteropdp train --out "$tmp/models" --k 4 "$tmp/syn.log" "$tmp/coloc.log" || bad "train failed"
+grep -q '^cpu_coloc  samples  126 terms 55 R2 1.0000 kfold(4) R2 1.0000' "$tmp/models/train.txt" ||
+    bad "cpu_coloc fit not exact: $(cat "$tmp/models/train.txt")"
+printf '# ptxsim-heteropdp-bubble 1\nllc 100 2 mem\ndram 100 3 mem\nllc 100 1.5 compute\ndram 100 1.2 compute\n' \
+    >"$tmp/models/bubble.txt"
+"$ptxsim" heteropdp report --models "$tmp/models" --out "$tmp/creport" "$tmp/syn.log" "$tmp/coloc.log" ||
+    bad "co-located report failed"
+cm="$tmp/creport/coloc.md"
+grep -q '^## One co-runner: 120 workloads' "$cm" || bad "coloc.md: $(head -20 "$cm")"
+grep -q '^## Two co-runners, same models (no retraining): 6 workloads' "$cm" || bad "coloc.md lacks the two-co-runner group"
+grep -q '^## One co-runner, best-alone reference: 120 workloads' "$cm" || bad "coloc.md lacks the best-alone reference"
+[ "$(grep -c 'accuracy (max fairness, weight 1): \*\*100.0%\*\*' "$cm")" = 4 ] || bad "co-located accuracy not exact"
+for wt in 0.5 1.0 1.5 2.0 2.5; do
+    [ "$(grep -c "^| $wt | .* | 100.0% |\$" "$cm")" = 4 ] || bad "coloc.md: weight $wt row missing or inexact"
+done
+grep -q '^| cpu_coloc | 126 | 100.0% |' "$cm" || bad "coloc.md: cpu_coloc error row"
+grep -q 'Co-located evaluation (126 workloads): coloc.md' "$tmp/creport/summary.md" || bad "summary.md does not point to coloc.md"
+[ "$(wc -l <"$tmp/creport/coloc_workloads.csv")" = 127 ] || bad "coloc_workloads.csv has $(wc -l <"$tmp/creport/coloc_workloads.csv") lines"
+grep -q '^gpu_coloc,126,1.000000,' "$tmp/creport/coloc_error_cdf.csv" || bad "coloc_error_cdf.csv lacks gpu_coloc"
+[ -s "$tmp/creport/fairness.svg" ] || bad "the co-located report lacks fairness.svg"
+rm -f "$tmp/models/bubble.txt" "$tmp/models/train.txt"
 "$ptxsim" heteropdp train --out "$tmp/models" --k 4 "$tmp/syn.log" || bad "train failed"
 grep -q '^cpu_alone  samples  120 terms 36 R2 1.0000 kfold(4) R2 1.0000' "$tmp/models/train.txt" ||
     bad "cpu_alone fit not exact: $(cat "$tmp/models/train.txt")"
@@ -103,6 +155,25 @@ if [ -f "$icd" ] && "${CC:-cc}" -std=gnu11 -O1 -o "$tmp/hk" "$top/benchmarks/het
     else
         bad "kernel set under the fair policy failed: $(cat "$tmp/hk.out" "$tmp/hk.err" | tail -5)"
     fi
+    # The co-runner's own class curves: a compute-bound one (weight 1) loses nothing to the CPU placement,
+    # so the kernel goes where its own slowdown is smaller (the CPU: the GPU's transfer slows).
+    # Twice, for identical decisions and predicted values.
+    echo "corunner-compute compute 1 4 30" >"$tmp/co/$$.corunner"
+    printf 'llc 1 1 compute\ndram 1 1 compute\n' >>"$tmp/pm/bubble.txt"
+    for r in 1 2; do
+        PTXSIM_MODE=functional PTXSIM_HETEROPDP=fair PTXSIM_HETEROPDP_MODELS="$tmp/pm" \
+            PTXSIM_HETEROPDP_CORUNNERS="$tmp/co" PTXSIM_HETEROPDP_LOG="$tmp/class$r.log" \
+            OCL_ICD_VENDORS="$tmp/vendors" POCL_CACHE_DIR="$tmp/pocl-cache" \
+            "$tmp/hk" "$top/benchmarks/heteropdp/kernels.cl" 1024 vadd copy >"$tmp/hk.out" 2>"$tmp/hk.err" ||
+            bad "kernel set beside a compute co-runner failed: $(tail -5 "$tmp/hk.err")"
+        grep -o 'kernel=[a-z]* dev=[a-z]*\|ta_cpu=.*' "$tmp/class$r.log" >"$tmp/class$r.dec"
+    done
+    [ "$(grep -c 'co=compute .*sd_cpu=1,\? *sd_gpu=1' "$tmp/class1.log")" = 2 ] ||
+        bad "compute class: curves not used: $(cat "$tmp/class1.log")"
+    if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+        grep -q 'kernel=vadd dev=cpu' "$tmp/class1.log" || bad "compute class: vadd did not go to the CPU"
+    fi
+    cmp -s "$tmp/class1.dec" "$tmp/class2.dec" || bad "fair decisions differ between identical runs"
 fi
 [ "$fail" = 0 ] && echo "PASS: heteropdp train, report and policy"
 exit "$fail"

@@ -48,7 +48,7 @@ static void image_errors(struct h_env *h)
     clReleaseMemObject(m);
 }
 
-/* Samplers: info, the combinations OpenCL forbids, the CPU device's refusal of images. */
+/* Samplers: info, the combinations OpenCL forbids, and a padded format ptxsim lacks. */
 static void sampler_errors(struct h_env *h)
 {
     cl_int rc;

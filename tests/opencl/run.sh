@@ -36,9 +36,9 @@ cc="${CC:-cc}"
 tests="vecadd reduce atomics stencil2d matmul vectypes mathfn build_error images offsets api profiling
        spirv spir_binary ptx_binary subbuffer rect_copy fill_buffer scan histogram transpose
        bitonic intfn compile_link kernel_arg_info build_options relational events robust
-       image_sample image_write image_errors"
+       image_sample image_write image_errors image_twodev"
 # Tests of ptxsim's own answers to API misuse (undefined behaviour elsewhere): not run on PoCL.
-ptxsim_only="robust image_errors"
+ptxsim_only="robust image_errors image_twodev"
 modes="${OCL_TEST_MODES:-functional timing}"
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1

@@ -6,8 +6,9 @@
 # compared by compare.c with the same program on PoCL's own platform, as
 # tests/opencl/run.sh compares the GPU device. Programs that exercise only
 # the GPU's compilers (PTX, SPIR, SPIR-V, clCompileProgram binaries),
-# ptxsim's own misuse answers, image reads and writes (not on the CPU device: images.c checks its refusal) and
-# the GPU's timing-mode clock are not run here.
+# ptxsim's own misuse answers (image_errors among them) and the GPU's
+# timing-mode clock are not run here. Images and samplers run on PoCL images
+# and samplers made at launch (image_sample, image_write, images).
 # Skips (77) without PoCL or without the built ICD.
 set -u
 unset PTXSIM_CONFIG PTXSIM_OPTIONS PTXSIM_BUDGET PTXSIM_STATS PTXSIM_MODE OCL_PROFILE_OUT \
@@ -20,7 +21,7 @@ icd="$build/runtime/opencl/.libs/libptxsim_ocl.so"
 cc="${CC:-cc}"
 tests="${OCL_CPU_TESTS:-vecadd reduce atomics stencil2d matmul vectypes mathfn offsets api images
        subbuffer rect_copy fill_buffer scan histogram transpose bitonic intfn kernel_arg_info
-       build_options relational events}"
+       build_options relational events image_sample image_write}"
 
 if [ ! -f "$icd" ]; then echo "SKIP: $icd is not built"; exit 77; fi
 if [ ! -f /etc/OpenCL/vendors/pocl.icd ]; then echo "SKIP: PoCL is not installed"; exit 77; fi

@@ -66,13 +66,17 @@ printf '%s\n' $programs | xargs -P "$jobs" -n 1 bash -c 'build_one "$1"' _
 t1=$(date +%s)
 
 # ---- run: ID|PROGRAM|MODE|OPTIONS ---------------------------------------------------
-# sched runs four times under the timing model: gto and lrr warp scheduling,
-# a static limit of one CTA per SM, and gto again for the determinism check.
+# sched runs six times under the timing model: gto and lrr warp scheduling,
+# a static limit of one CTA per SM, gto again for the determinism check, and
+# gto with each warp's time recorded, with the schedulers taking turns going
+# first (the default) and with scheduler 0 always first.
 runs=(
     "sched_gto|sched|timing|-o gpgpu_scheduler=gto"
     "sched_lrr|sched|timing|-o gpgpu_scheduler=lrr"
     "sched_static1|sched|timing|-o gpgpu_scheduler=gto -o ptxsim_cta_scheduler=static -o ptxsim_cta_limit=1"
     "sched_gto_again|sched|timing|-o gpgpu_scheduler=gto"
+    "sched_turns|sched|timing|-o gpgpu_scheduler=gto -o ptxsim_warp_profile=warps.csv"
+    "sched_fixed|sched|timing|-o gpgpu_scheduler=gto -o ptxsim_sched_rotate=0 -o ptxsim_warp_profile=warps.csv"
     "sched_func|sched|functional|"
 )
 for p in $programs; do
@@ -482,6 +486,33 @@ def schedulers():
 
 
 guarded("10 schedulers", schedulers)
+
+
+# ---------------------------------------------------------------- 14. schedulers take turns
+def sched_turns():
+    import csv
+
+    def lag(rid):
+        # Warp slot s belongs to scheduler s % 2; the 4-warp CTAs start at even slots, so a
+        # warp's index in its CTA has its scheduler's parity. Mean execution time of the
+        # odd scheduler's warps over the even one's, minus 1.
+        t = {0: [], 1: []}
+        with open(os.path.join(rundir(rid), "warps.csv")) as f:
+            for r in csv.DictReader(f):
+                t[int(r["warp"]) % 2].append(int(r["end"]) - int(r["start"]))
+        return (sum(t[1]) / len(t[1])) / (sum(t[0]) / len(t[0])) - 1
+
+    turns, fixed = lag("sched_turns"), lag("sched_fixed")
+    # All 16 warps of an SM load through one LD/ST unit. With scheduler 0 always first it
+    # wins every cycle both want the unit, so its warps finish well ahead; taking turns
+    # (GPGPU-Sim's Issue_Prio) shares the unit and leaves at most half that lead.
+    check(fixed > 0.15 and abs(turns) < fixed / 2, "14 schedulers take turns going first",
+          "scheduler 1's warps take %+.1f%% longer than scheduler 0's with turns, %+.1f%% with "
+          "scheduler 0 always first (expected: above +15%% fixed, under half of that with turns)" %
+          (100 * turns, 100 * fixed))
+
+
+guarded("14 scheduler turns", sched_turns)
 
 
 # ---------------------------------------------------------------- 11. determinism

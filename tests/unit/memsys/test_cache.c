@@ -321,6 +321,52 @@ static void test_cache_observer_evict_view(void **state)
     mem_cache_destroy(c);
 }
 
+/*
+ * A store that misses without allocating shows the line GPGPU-Sim's tag probe
+ * picks for it (MEM_OBS_STORE_MISS): none while a way is free, else the LRU
+ * valid line (as allocated, its warp), or the store's own line being fetched.
+ */
+static void test_cache_observer_store_miss(void **state)
+{
+    struct mem_cache *c = mk("N:1:128:2,L:L:m:N:L,A:4:4,8", NULL, NULL, 0);
+    struct mem_req a = req(MEM_READ, 0x000, 0xf, 1), b = req(MEM_READ, 0x080, 0xf, 2);
+    struct mem_req st = req(MEM_WRITE, 0x100, 0xf, 3), d = req(MEM_READ, 0x180, 0xf, 4);
+    struct obs_log o = {0};
+
+    (void)state;
+    mem_cache_set_observer(c, obs_record, &o);
+    a.warp = 5;
+    b.warp = 6;
+    st.warp = 7;
+    d.warp = 8;
+    assert_int_equal(mem_cache_access(c, &a, 10), MEM_MISS);
+    serve(c, 20, NULL, 0);
+    assert_int_equal(mem_cache_access(c, &st, 25), MEM_SENT); /* a way is free: nothing */
+    assert_int_equal(o.n, 1);
+    assert_int_equal(mem_cache_access(c, &b, 30), MEM_MISS);
+    serve(c, 40, NULL, 0);
+    a.uid = 5;
+    assert_int_equal(mem_cache_access(c, &a, 45), MEM_HIT); /* b is now the LRU line */
+    assert_int_equal(mem_cache_access(c, &st, 50), MEM_SENT);
+    assert_int_equal(o.n, 4);
+    assert_int_equal(o.kind[3], MEM_OBS_STORE_MISS);
+    assert_int_equal(o.warp[3], 7);
+    assert_int_equal(o.r[3].addr, 0x080);
+    assert_int_equal(o.r[3].warp, 6);
+    assert_int_equal(o.r[3].type, MEM_READ);
+    assert_int_equal(o.r[3].t_issue, 30);
+    assert_int_equal(mem_cache_access(c, &d, 60), MEM_MISS); /* evicts b, d pending */
+    st.addr = 0x180;
+    st.warp = 9;
+    assert_int_equal(mem_cache_access(c, &st, 61), MEM_SENT);
+    assert_int_equal(o.kind[o.n - 1], MEM_OBS_STORE_MISS);
+    assert_int_equal(o.warp[o.n - 1], 9);
+    assert_int_equal(o.r[o.n - 1].addr, 0x180); /* its own line, on its way */
+    assert_int_equal(o.r[o.n - 1].type, MEM_WRITE);
+    assert_int_equal(mem_cache_get_stats(c)->evictions, 1); /* the stores evicted nothing */
+    mem_cache_destroy(c);
+}
+
 static void test_cache_fifo(void **state)
 {
     struct mem_cache *c = mk("N:1:128:2,F:R:m:N:L,A:4:4,8", NULL, NULL, 0);
@@ -733,7 +779,8 @@ static void test_cache_cg_bypass(void **state)
     assert_int_equal(rd(l1, 0x1000, 8, 6), MEM_MISS); /* nothing was allocated */
     r.cacheop = ISA_CACHE_CS;
     assert_int_equal(mem_cache_access(l1, &r, 7), MEM_SENT);
-    /* .cs is an L1 access sent down; .cg is not an access at all (GPGPU-Sim's L1D never sees it). */
+    /* .cs is an L1 access sent down; .cg is not an access at all (GPGPU-Sim's L1D never sees it).
+     */
     assert_int_equal(mem_cache_get_stats(l1)->sent, 1);
     assert_int_equal(mem_cache_get_stats(l1)->uncached, 1);
     assert_int_equal(mem_cache_get_stats(l1)->bypassed, 0);
@@ -1307,6 +1354,7 @@ int main(void)
         cmocka_unit_test(test_cache_create_errors),
         cmocka_unit_test(test_cache_hit_miss_lru),
         cmocka_unit_test(test_cache_observer_evict_view),
+        cmocka_unit_test(test_cache_observer_store_miss),
         cmocka_unit_test(test_cache_fifo),
         cmocka_unit_test(test_cache_mshr_merge_limit),
         cmocka_unit_test(test_cache_mshr_exhaustion),

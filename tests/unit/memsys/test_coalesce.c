@@ -284,6 +284,79 @@ static void test_shmem_limited_broadcast(void **state)
     assert_int_equal(mem_shmem_cycles(a, ALL, 4, 32, 1, false), 17);
 }
 
+/*
+ * A slow reference for mem_shmem_cycles, straight from coalesce.c's rule: per
+ * lane group, the busiest bank's cycles; a bank takes one cycle per distinct
+ * word, or with limited broadcast one per access except the repeats of the
+ * one broadcast word (the lowest (bank, word) that several accesses share).
+ */
+static uint32_t ref_group(const uint64_t *addr, uint32_t active, uint32_t lane0, uint32_t lanes,
+                          uint32_t nw, uint32_t nbanks, bool limited)
+{
+    uint64_t w[32 * 8];
+    uint32_t n = 0, best = 0, cb = UINT32_MAX;
+    uint64_t cw = 0;
+
+    for (uint32_t l = lane0; l < lane0 + lanes && l < 32; l++)
+        for (uint32_t k = 0; active >> l & 1 && k < nw; k++)
+            w[n++] = addr[l] / 4 + k;
+    for (uint32_t i = 0; i < n; i++) /* the broadcast word of limited mode */
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t b = (uint32_t)(w[i] % nbanks);
+
+            if (i != j && w[i] == w[j] && (b < cb || (b == cb && w[i] < cw)))
+                cb = b, cw = w[i];
+        }
+    for (uint32_t b = 0; b < nbanks; b++) {
+        uint32_t c = 0;
+
+        for (uint32_t i = 0; i < n; i++) {
+            bool first = true;
+
+            if (w[i] % nbanks != b)
+                continue;
+            for (uint32_t j = 0; j < i; j++)
+                first &= w[j] != w[i];
+            c += first || (limited && !(b == cb && w[i] == cw));
+        }
+        best = c > best ? c : best;
+    }
+    return best;
+}
+
+static uint32_t ref_shmem(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t nbanks,
+                          uint32_t parts, bool limited)
+{
+    uint32_t lanes = 32 / parts, total = 0, nw = (size + 3) / 4;
+
+    for (uint32_t l0 = 0; l0 < 32; l0 += lanes)
+        total += ref_group(addr, active, l0, lanes, nw ? nw : 1, nbanks, limited);
+    return total ? total : 1;
+}
+
+/* Random patterns (few distinct words, so broadcasts and conflicts mix) against the reference. */
+static void test_shmem_random_vs_reference(void **state)
+{
+    uint64_t a[32], seed = 12345;
+    static const uint32_t sizes[] = {1, 4, 8, 16};
+
+    (void)state;
+    for (uint32_t t = 0; t < 4000; t++) {
+        uint32_t words = 1 + t % 70, size = sizes[t % 4], nbanks = t % 3 ? 32 : 16;
+        uint32_t active = ALL, parts = 1 + (t / 4) % 2;
+        bool limited = (t / 8) % 2;
+
+        for (uint32_t l = 0; l < 32; l++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[l] = (seed >> 33) % words * (size < 4 ? 4 : size);
+        }
+        if (t % 5 == 0)
+            active = (uint32_t)(seed >> 7);
+        assert_int_equal(mem_shmem_cycles(a, active, size, nbanks, parts, limited),
+                         ref_shmem(a, active, size, nbanks, parts, limited));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_shmem_wide),
         cmocka_unit_test(test_shmem_warp_parts),
         cmocka_unit_test(test_shmem_limited_broadcast),
+        cmocka_unit_test(test_shmem_random_vs_reference),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

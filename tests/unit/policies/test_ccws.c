@@ -1063,6 +1063,61 @@ static void test_ccws_evict_to_source(void **state)
     drop(a);
 }
 
+/*
+ * A store miss (store_miss=probe, the authors' hook on every L1D MISS): the
+ * line the L1D's probe picked goes into its source warp's VTA although it
+ * stays cached, and the storing warp becomes its source, so its real
+ * eviction later fills the storing warp's VTA. store_miss=ignore: neither.
+ */
+static void test_ccws_store_miss(void **state)
+{
+    struct sm *s = make("ccws", 4), *n = make("ccws:store_miss=ignore", 4);
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        struct sm *x = i ? n : s;
+
+        permitted(x);
+        issues(x, 10);
+        mem(x, POL_MEM_L1_MISS, 1, 7);         /* slot 1 allocates line 7 */
+        mem(x, POL_MEM_L1_STORE_VICTIM, 1, 7); /* a store by slot 3 misses; 7 is picked */
+        mem(x, POL_MEM_L1_STORE_MISS, 3, 7);
+        mem(x, POL_MEM_L1_MISS, 1, 7);  /* (7 re-read after all): in slot 1's VTA */
+        mem(x, POL_MEM_L1_EVICT, 1, 7); /* the L1D names the allocator, slot 1 */
+        mem(x, POL_MEM_L1_MISS, 3, 7);
+    }
+    assert_int_equal(stats(s).store_victims, 1);
+    assert_int_equal(stats(s).vta_hits, 1);
+    assert_true(score(s, 1) > 100);
+    /* slot 1's re-read made it the source again: the eviction went back to slot 1 */
+    assert_int_equal(stats(s).evict_redirected, 0);
+    assert_int_equal(stats(n).store_victims, 0);
+    assert_int_equal(stats(n).vta_hits, 0);
+    assert_int_equal(stats(n).vta_inserts, 1);
+    drop(s);
+    drop(n);
+}
+
+/* After a store miss, the picked line's later eviction goes to the storing warp's VTA. */
+static void test_ccws_store_miss_source(void **state)
+{
+    struct sm *s = make("ccws", 4);
+
+    (void)state;
+    permitted(s);
+    issues(s, 10);
+    mem(s, POL_MEM_L1_MISS, 1, 7);
+    mem(s, POL_MEM_L1_STORE_VICTIM, 1, 7);
+    mem(s, POL_MEM_L1_STORE_MISS, 3, 7);
+    mem(s, POL_MEM_L1_EVICT, 1, 7);
+    mem(s, POL_MEM_L1_MISS, 1, 7); /* slot 1 still has it from the store's probe */
+    mem(s, POL_MEM_L1_MISS, 3, 7); /* and the eviction went to slot 3 */
+    assert_int_equal(stats(s).evict_redirected, 1);
+    assert_int_equal(stats(s).vta_hits, 2);
+    assert_true(score(s, 1) > 100 && score(s, 3) > 100);
+    drop(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1073,6 +1128,8 @@ int main(void)
         cmocka_unit_test(test_ccws_merge_probes),
         cmocka_unit_test(test_ccws_atomics_held),
         cmocka_unit_test(test_ccws_evict_to_source),
+        cmocka_unit_test(test_ccws_store_miss),
+        cmocka_unit_test(test_ccws_store_miss_source),
         cmocka_unit_test(test_ccws_oracle14_27_gto_without_vta_hits),
         cmocka_unit_test(test_ccws_oracle15_cutoff),
         cmocka_unit_test(test_ccws_oracle16_17_vta_owner),

@@ -74,6 +74,27 @@ static void test_oracle4_ratio(void **state)
     assert_int_equal(hpdp_choose_coloc(&in, NULL), HPDP_CPU);
 }
 
+/*
+ * The slowdown reference: per device (literal Eq. 6.6), a slow CPU placement
+ * with no co-location loss is perfectly fair; against the best alone time it
+ * is a 4x slowdown, and the GPU wins.
+ */
+static void test_ref_best(void **state)
+{
+    struct hpdp_coloc in = {.t_alone = {4, 1}, .t_coloc = {4, 1.5}, .nco = 1, .w_ocl = 1};
+    double f[2];
+
+    (void)state;
+    in.sd_co[HPDP_CPU][0] = 1.0;
+    in.sd_co[HPDP_GPU][0] = 1.2;
+    in.w_co[0] = 1;
+    assert_int_equal(hpdp_choose_coloc(&in, f), HPDP_CPU);
+    assert_true(fabs(f[HPDP_CPU] - 1.0) < 1e-12 && fabs(f[HPDP_GPU] - 1.2 / 1.5) < 1e-12);
+    in.ref_best = true;
+    assert_int_equal(hpdp_choose_coloc(&in, f), HPDP_GPU);
+    assert_true(fabs(f[HPDP_CPU] - 0.25) < 1e-12 && fabs(f[HPDP_GPU] - 1.2 / 1.5) < 1e-12);
+}
+
 /* Oracle 5: Ta = {CMP 5, GPU 2} -> GPU; swapped -> CMP; a tie -> GPU. */
 static void test_oracle5_alone(void **state)
 {
@@ -202,9 +223,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle1_predict),  cmocka_unit_test(test_oracle2_term_counts),
         cmocka_unit_test(test_oracle3_fairness), cmocka_unit_test(test_oracle4_ratio),
-        cmocka_unit_test(test_oracle5_alone),    cmocka_unit_test(test_oracle6_coloc),
-        cmocka_unit_test(test_oracle7_bubble),   cmocka_unit_test(test_oracle8_slowdown),
-        cmocka_unit_test(test_oracle9_accuracy), cmocka_unit_test(test_fit_recovers),
+        cmocka_unit_test(test_ref_best),         cmocka_unit_test(test_oracle5_alone),
+        cmocka_unit_test(test_oracle6_coloc),    cmocka_unit_test(test_oracle7_bubble),
+        cmocka_unit_test(test_oracle8_slowdown), cmocka_unit_test(test_oracle9_accuracy),
+        cmocka_unit_test(test_fit_recovers),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * Unit tests for HeteroPDP's runtime pieces: the GPU instruction taxonomy
  * from PTX (runtime/hpdp_features.h), the factor vectors of the four models,
  * the modelled transfer time, the model and Bubble-up files
- * (runtime/hpdp_models.h, a bit-identical round trip) and the co-runner
+ * (runtime/hpdp_models.h, a bit-identical round trip), the Bubble-up
+ * curves per co-runner class and the kernel's pressure on each device, and the co-runner
  * telemetry (runtime/hpdp_telemetry.h); the perf-counter test skips where
  * the machine has no usable PMU.
  */
@@ -126,6 +127,65 @@ static void test_models_roundtrip(void **state)
     rmdir(dir);
 }
 
+/* Per-class curves: a class's own where bubble.txt has them, else the shared ones. */
+static void test_class_curves(void **state)
+{
+    char dir[] = "/tmp/ptxsim-hpdp-XXXXXX", path[256];
+    const char cls[2][16] = {"mem", "compute"};
+    struct rt_hpdp_dyn d = {.threads = 4, .buffer_bytes = 4e6, .transfer_bytes = 2e9};
+    struct rt_hpdp_press p = {.lanes = 8, .llc_mb = 8, .pcie_gbs = 16};
+    struct rt_hpdp_models a, b;
+    const struct hpdp_bubble *llc, *dram;
+    double sd[2][HPDP_MAX_CORUNNERS], lp, dp;
+    struct ps_err err;
+    FILE *f;
+
+    (void)state;
+    memset(&err, 0, sizeof(err));
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/models.txt", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fprintf(f, "# ptxsim-heteropdp-models 1\n");
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/bubble.txt", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fprintf(f, "# ptxsim-heteropdp-bubble 1\nllc 4 2\ndram 1 1.5\nllc 4 3 mem\nllc 8 5 mem\n");
+    fclose(f);
+    assert_int_equal(rt_hpdp_models_load(dir, &a, &err), 0);
+    assert_int_equal(a.ncls, 1);
+    rt_hpdp_curves(&a, "mem", &llc, &dram);
+    assert_ptr_equal(llc, &a.cls[0].llc);
+    assert_ptr_equal(dram, &a.dram); /* mem has no DRAM curve of its own */
+    rt_hpdp_curves(&a, "compute", &llc, &dram);
+    assert_ptr_equal(llc, &a.llc);
+    /* 4 threads of 8 lanes keep half of 4 MB live; 2 GB in 1 s is 2 GB/s, in 10 ms the link's 16 */
+    rt_hpdp_pressure(&d, 1.0, &p, &lp, &dp);
+    assert_true(fabs(lp - 2.0) < 1e-12 && fabs(dp - 2.0) < 1e-12);
+    rt_hpdp_pressure(&d, 0.01, &p, &lp, &dp);
+    assert_true(fabs(dp - 16.0) < 1e-12);
+    rt_hpdp_corunner_slowdowns(&a, &d, 1.0, &p, 2, cls, sd);
+    assert_true(fabs(sd[HPDP_CPU][0] - 2.0) < 1e-12); /* mem: 1 + (3 - 1) * 2 / 4 */
+    assert_true(fabs(sd[HPDP_CPU][1] - 1.5) < 1e-12); /* shared: 1 + (2 - 1) * 2 / 4 */
+    assert_true(fabs(sd[HPDP_GPU][0] - 1.5) < 1e-12); /* shared DRAM curve held beyond 1 */
+    /* written and read back bit-identically, classes included */
+    assert_non_null(f = fopen(path, "w"));
+    assert_int_equal(rt_hpdp_bubble_write(f, &a), 0);
+    fclose(f);
+    assert_int_equal(rt_hpdp_models_load(dir, &b, &err), 0);
+    assert_int_equal(b.ncls, 1);
+    assert_memory_equal(&a.cls[0], &b.cls[0], sizeof(a.cls[0]));
+    /* a class curve must increase too */
+    assert_non_null(f = fopen(path, "w"));
+    fprintf(f, "llc 4 3 mem\nllc 2 5 mem\n");
+    fclose(f);
+    assert_int_equal(rt_hpdp_models_load(dir, &b, &err), PS_EPARSE);
+    assert_non_null(strstr(err.msg, "bubble.txt:2"));
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/models.txt", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_telemetry(void **state)
 {
     char dir[] = "/tmp/ptxsim-hpdp-XXXXXX", path[256];
@@ -176,8 +236,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_counts),       cmocka_unit_test(test_factors_and_xfer),
-        cmocka_unit_test(test_models_roundtrip), cmocka_unit_test(test_telemetry),
-        cmocka_unit_test(test_perf_llc),
+        cmocka_unit_test(test_models_roundtrip), cmocka_unit_test(test_class_curves),
+        cmocka_unit_test(test_telemetry),        cmocka_unit_test(test_perf_llc),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
