@@ -119,8 +119,10 @@ void tm_kernels_abort(struct tm_gpu *g, int rc);
 /* sample_run.c's pieces that kernels.c uses (-ptxsim_sample, timing/sample.h). */
 /* Arms k's sampling if the option is on and k has more CTAs than min_waves waves. */
 int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k);
-/* Each core cycle before CTA issue: closes windows, checks the criterion, stops issue. */
-void tm_sample_step(struct tm_gpu *g);
+/* Each core cycle before CTA issue: closes windows, checks the criterion, stops issue.
+ * alone: the one kernel in flight, or NULL when none or several are (kernels.c knows which,
+ * so sample_run.c does not call back into it). */
+void tm_sample_step(struct tm_gpu *g, struct tm_kernel *alone);
 /* A kernel joins the kernels in flight: sampling stops for every one of them. */
 void tm_sample_cancel_all(struct tm_gpu *g);
 /* k's timed CTAs are done: runs the rest functionally and books the estimate (0 or a fault). */

@@ -157,7 +157,8 @@ void tm_kernels_issue(struct tm_gpu *g)
 {
     uint32_t nsm = g->prm.nsm;
 
-    tm_sample_step(g);
+    if (g->sampling)
+        tm_sample_step(g, tm_gpu_in_flight(g) == 1 ? tm_kernels_any(g) : NULL);
     if (!any_can_issue(g)) {
         g->rr = (g->rr + 1) % nsm;
         return;

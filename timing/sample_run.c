@@ -144,20 +144,19 @@ static void close_window(struct tm_gpu *g, struct tm_kernel *k, uint64_t done)
         converge(g, k, &now);
 }
 
-void tm_sample_step(struct tm_gpu *g)
+void tm_sample_step(struct tm_gpu *g, struct tm_kernel *alone)
 {
-    struct tm_kernel *k;
+    struct tm_kernel *k = alone;
     uint64_t done;
 
     if (!g->sampling)
         return;
-    if (tm_gpu_in_flight(g) != 1) { /* windows are taken only while the kernel runs alone */
+    if (!k) { /* windows are taken only while the kernel runs alone */
         for (uint32_t i = 0; i < g->nslots; i++)
             if (g->slot[i])
                 g->slot[i]->smp.started = false;
         return;
     }
-    k = tm_kernels_any(g);
     if (!k->smp.armed || g->core_now < k->ready_at)
         return;
     done = ctas_done(g) - k->ctas_done0;
