@@ -52,6 +52,13 @@ void drv_mark_initialized(void);
 CUresult drv_ready(void);
 /* Whether exit() has begun: modules are then left to the library's destructor (drv_ctx.c). */
 bool drv_exiting(void);
+/*
+ * Whether NVIDIA's runtime (the static cudart, nvcc's default link) is this driver's client:
+ * it asked for its private table (drv_export.c). It takes a launch's bad configuration
+ * as code 9, DRV_ERROR_INVALID_CONFIGURATION (docs/cuda-driver.md).
+ */
+bool drv_static_runtime(void);
+#define DRV_ERROR_INVALID_CONFIGURATION ((CUresult)9)
 /* Prints "ptxsim: NAME is not supported (WHY)" once per name; returns CUDA_ERROR_NOT_SUPPORTED. */
 CUresult drv_unsupported(const char *name, const char *why);
 

@@ -74,8 +74,15 @@ struct drv_errname {
 #define DRV_ERR_ENTRY(code, text) {code, #code, text},
 static const struct drv_errname g_errors[] = {DRV_ERRORS(DRV_ERR_ENTRY)};
 
+/* Not in cuda.h: the code a bad launch configuration gets when NVIDIA's runtime calls (drv.h). */
+static const struct drv_errname g_config_error = {DRV_ERROR_INVALID_CONFIGURATION,
+                                                  "CUDA_ERROR_INVALID_CONFIGURATION",
+                                                  "invalid configuration argument"};
+
 static const struct drv_errname *find_error(CUresult e)
 {
+    if (e == DRV_ERROR_INVALID_CONFIGURATION)
+        return &g_config_error;
     for (size_t i = 0; i < sizeof(g_errors) / sizeof(g_errors[0]); i++)
         if (g_errors[i].code == e)
             return &g_errors[i];

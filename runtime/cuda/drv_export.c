@@ -169,6 +169,13 @@ REFUSE(checks, 1)
 static const void *const g_checks[4] = {SIZE_OF(g_checks), (void *)checks_1, (void *)checks_2,
                                         (void *)checks_3};
 
+static _Atomic bool g_static_runtime;
+
+bool drv_static_runtime(void)
+{
+    return g_static_runtime;
+}
+
 struct drv_export_table {
     const char *prefix; /* the UUID's bytes in hex, enough of them to tell tables apart */
     const void *const *table;
@@ -204,6 +211,8 @@ DRV_API CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExp
     *ppExportTable = NULL;
     for (size_t i = 0; i < sizeof(g_tables) / sizeof(g_tables[0]); i++)
         if (!strcmp(hex, g_tables[i].prefix)) {
+            if (g_tables[i].table == drv_cudart_table)
+                g_static_runtime = true;
             if (g_tables[i].table == drv_cls_table) /* its destructors run with contexts */
                 drv_ctx_on_release(drv_cls_release);
             *ppExportTable = g_tables[i].table;

@@ -54,9 +54,18 @@ static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned shmem, CUst
     if (!r && extra && k->fb)
         r = unpack_extra(c, k, extra, packed);
     if (!r) {
+        cudaError_t e;
+
         drv_last_save();
-        r = drv_last_restore(
-            rt_launch(c, k, grid, block, extra ? packed : kernelParams, shmem, stream));
+        e = rt_launch(c, k, grid, block, extra ? packed : kernelParams, shmem, stream);
+        r = drv_last_restore(e);
+        /*
+         * CUDA_ERROR_INVALID_VALUE is the documented code for a direct caller; NVIDIA's
+         * runtime passes the driver's codes below 100 through as its own, so it gets 9 to
+         * see cudaErrorInvalidConfiguration, as on a GPU (found by returning each code).
+         */
+        if (e == cudaErrorInvalidConfiguration && drv_static_runtime())
+            r = DRV_ERROR_INVALID_CONFIGURATION;
     }
     return drv_leave(c, r);
 }
