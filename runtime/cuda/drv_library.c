@@ -122,6 +122,27 @@ DRV_API CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary 
     return drv_leave(c, r);
 }
 
+/* A __managed__ variable: its host copy, which host and device both address (rt_managed_var). */
+DRV_API CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
+                                     const char *name)
+{
+    struct rt_ctx *c;
+    struct rt_fatbin *fb;
+    void *host;
+    size_t size;
+    CUresult r = enter(&c, library, &fb);
+
+    if (!r && !name)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r)
+        r = drv_result(rt_managed_var(c, fb, name, &host, &size));
+    if (!r && dptr)
+        *dptr = (CUdeviceptr)(uintptr_t)host;
+    if (!r && bytes)
+        *bytes = size;
+    return drv_leave(c, r);
+}
+
 DRV_API CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
     struct rt_ctx *c;

@@ -153,8 +153,8 @@ static cudaError_t run(struct rt_ctx *c, struct rt_kernel *k, dim3 g, dim3 b, vo
 /* __managed__ variables have host copies synchronised around each launch (rt_managed_sync). */
 static bool has_managed_vars(const struct rt_ctx *c)
 {
-    for (const struct rt_fatbin *f = c->fatbins; f; f = f->next)
-        if (f->managed_host && f->mod)
+    for (const struct rt_var *v = c->vars; v; v = v->next)
+        if (v->managed && v->fb->mod)
             return true;
     return false;
 }

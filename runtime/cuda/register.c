@@ -117,6 +117,8 @@ static void free_vars(struct rt_ctx *c, struct rt_fatbin *fb)
             continue;
         }
         *pv = v->next;
+        if (v->own_host)
+            rt_host_free(c, (void *)(uintptr_t)v->host, RT_HOST_VARS);
         free(v->name);
         free(v);
     }
@@ -283,7 +285,7 @@ static cudaError_t managed_setup(struct rt_ctx *c, struct rt_fatbin *fb)
     if (fb->managed_host)
         return cudaSuccess;
     for (struct rt_var *v = c->vars; v; v = v->next)
-        if (v->fb == fb && v->managed)
+        if (v->fb == fb && v->managed && !v->own_host)
             total += var_span(v->size);
     if (!total)
         return cudaSuccess;
@@ -292,7 +294,7 @@ static cudaError_t managed_setup(struct rt_ctx *c, struct rt_fatbin *fb)
         return e;
     base = fb->managed_host;
     for (struct rt_var *v = c->vars; v; v = v->next) {
-        if (v->fb != fb || !v->managed)
+        if (v->fb != fb || !v->managed || v->own_host)
             continue;
         v->host = base + off;
         *v->managed_ptr = base + off;
@@ -467,6 +469,60 @@ cudaError_t rt_managed_sync(struct rt_ctx *c, bool to_dev)
         if (rc)
             return cudaErrorIllegalAddress;
     }
+    return cudaSuccess;
+}
+
+/* A managed variable found by name: its own host copy, holding the module's initial value. */
+static cudaError_t managed_add(struct rt_ctx *c, struct rt_fatbin *fb, const char *name,
+                               uint64_t addr, size_t size, struct rt_var **out)
+{
+    struct rt_var *v = calloc(1, sizeof(*v));
+    void *host = NULL;
+    cudaError_t e = v && (v->name = strdup(name)) ? cudaSuccess : cudaErrorMemoryAllocation;
+
+    if (!e)
+        e = rt_host_alloc(c, size ? size : 1, RT_HOST_VARS, 0, &host);
+    if (!e && ptxsim_memcpy_dtoh(c->dev, host, addr, size))
+        e = cudaErrorInvalidSymbol;
+    if (e) {
+        if (host)
+            rt_host_free(c, host, RT_HOST_VARS);
+        if (v)
+            free(v->name);
+        free(v);
+        return e;
+    }
+    v->fb = fb;
+    v->host = host;
+    v->size = size;
+    v->managed = v->own_host = true;
+    v->dev_addr = addr;
+    v->next = c->vars;
+    c->vars = v;
+    *out = v;
+    return cudaSuccess;
+}
+
+cudaError_t rt_managed_var(struct rt_ctx *c, struct rt_fatbin *fb, const char *name, void **host,
+                           size_t *size)
+{
+    struct rt_var *v;
+    uint64_t addr;
+    size_t n;
+    cudaError_t e = rt_fatbin_load(c, fb);
+
+    if (e)
+        return e;
+    for (v = c->vars; v; v = v->next)
+        if (v->fb == fb && v->managed && !strcmp(v->name, name))
+            break;
+    if (!v && ptxsim_module_symbol(fb->mod, name, &addr, &n))
+        return cudaErrorInvalidSymbol;
+    if (!v && (e = managed_add(c, fb, name, addr, n, &v)))
+        return e;
+    fb->managed_init = true; /* a reload after a device reset keeps the host copy's values */
+    *host = (void *)(uintptr_t)v->host;
+    *size = v->size;
     return cudaSuccess;
 }
 
