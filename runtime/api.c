@@ -231,6 +231,14 @@ int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr)
     return 0;
 }
 
+int ptxsim_set_heap(struct ptxsim_device *d, uint64_t bytes)
+{
+    if (isa_device_set_heap(d->dev, bytes))
+        return ps_err_set(&d->last, PS_ENOTSUP,
+                          "the malloc heap's size is fixed once a kernel has called malloc");
+    return 0;
+}
+
 int ptxsim_texobj_create(struct ptxsim_device *d, const struct isa_texobj *t, uint64_t *handle)
 {
     int rc = isa_texobj_create(d->dev, t, handle);

@@ -76,9 +76,8 @@ struct ptxsim_kernel_info {
     uint32_t nparams;
     uint32_t param_offset[PTXSIM_MAX_PARAMS]; /* byte offset in the parameter buffer */
     uint32_t param_size[PTXSIM_MAX_PARAMS];
-    uint8_t
-        param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none;
-                                              .texref/.samplerref/.surfref: global */
+    uint8_t param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 =
+                                                  none; .texref/.samplerref/.surfref: global */
     uint32_t static_shared; /* bytes; dynamic shared memory starts at the 16-aligned end */
     uint32_t regs;          /* declared 32-bit register words (kernel and callees) */
     uint64_t local_bytes;   /* .local bytes per thread (kernel and callees) */
@@ -101,6 +100,8 @@ const char *ptxsim_module_kernel_name(const struct ptxsim_module *m, uint32_t i)
 int ptxsim_kernel_info(struct ptxsim_module *m, const char *name, struct ptxsim_kernel_info *info);
 
 int ptxsim_malloc(struct ptxsim_device *d, size_t size, uint64_t *addr);
+/* Sets the device malloc heap's size; PS_ENOTSUP once a kernel has called malloc. */
+int ptxsim_set_heap(struct ptxsim_device *d, uint64_t bytes);
 int ptxsim_free(struct ptxsim_device *d, uint64_t addr);
 /*
  * Makes host memory visible to the device at the same address (managed and

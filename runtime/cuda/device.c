@@ -495,6 +495,12 @@ static cudaError_t set_limit(struct rt_ctx *c, enum cudaLimit limit, size_t valu
     case cudaLimitMallocHeapSize:
         if (value > RT_TOTAL_MEM)
             return cudaErrorMemoryAllocation; /* more than the device has */
+        /* The heap is a budget, so the live device takes a new size until a kernel mallocs
+         * (modules loaded at start, as the static runtime does, do not fix it). */
+        if (c->dev && !ptxsim_set_heap(c->dev, value)) {
+            c->limit_heap = value;
+            return cudaSuccess;
+        }
         return set_size_limit(c, &c->limit_heap, (size_t)c->opts.heap_bytes, value);
     case cudaLimitPrintfFifoSize:
         c->limit_printf = value; /* device printf is unbuffered here */
