@@ -597,44 +597,44 @@ static void byte_list(char *dst, size_t cap, const char *s)
     }
 }
 
-static const char printf_tmpl[] = HDR
-    ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
-    ".param .b64 vprintf_param_1);\n"
-    ".global .align 1 .b8 $str[%zu] = %s;\n"
-    ".global .align 1 .b8 $str1[%zu] = %s;\n"
-    ".global .align 1 .b8 $str2[%zu] = %s;\n"
-    ".visible .entry pf(.param .u64 out)\n"
-    "{\n"
-    ".local .align 8 .b8 __local_depot0[32];\n"
-    ".reg .b64 %%SP;\n.reg .b64 %%SPL;\n"
-    ".reg .pred %%p<2>;\n.reg .b32 %%r<16>;\n.reg .b64 %%rd<16>;\n.reg .f64 %%fd<2>;\n"
-    "mov.u64 %%SPL, __local_depot0;\n"
-    "cvta.local.u64 %%SP, %%SPL;\n"
-    "mov.u32 %%r1, %%tid.x;\nmov.u32 %%r2, %%ctaid.x;\n"
-    "st.local.v2.u32 [%%SPL], {%%r2, %%r1};\n"
-    "mov.u64 %%rd1, $str1;\ncvta.global.u64 %%rd2, %%rd1;\n"
-    "st.local.u64 [%%SPL+8], %%rd2;\n"
-    "cvt.rn.f64.u32 %%fd1, %%r1;\nmul.rn.f64 %%fd1, %%fd1, 0d3FD0000000000000;\n"
-    "st.local.f64 [%%SPL+16], %%fd1;\n"
-    "add.s32 %%r3, %%r1, -2;\nmul.wide.s32 %%rd3, %%r3, 1000000000;\n"
-    "mul.lo.s64 %%rd3, %%rd3, 1000;\n"
-    "st.local.u64 [%%SPL+24], %%rd3;\n"
-    "mov.u64 %%rd4, $str;\ncvta.global.u64 %%rd5, %%rd4;\n"
-    "add.u64 %%rd6, %%SP, 0;\n"
-    "call.uni (%%r4), vprintf, (%%rd5, %%rd6);\n"
-    "and.b32 %%r5, %%r1, 1;\nsetp.eq.u32 %%p1, %%r5, 0;\n"
-    "mov.u32 %%r6, 0;\n"
-    "@%%p1 bra $SKIP;\n"
-    "st.local.u32 [%%SPL], %%r1;\n"
-    "mov.u64 %%rd7, $str2;\ncvta.global.u64 %%rd8, %%rd7;\n"
-    "call.uni (%%r6), vprintf, (%%rd8, %%rd6);\n"
-    "$SKIP:\n"
-    "ld.param.u64 %%rd9, [out];\n"
-    "mov.u32 %%r7, %%ntid.x;\nmad.lo.u32 %%r8, %%r2, %%r7, %%r1;\n"
-    "mul.wide.u32 %%rd10, %%r8, 8;\nadd.s64 %%rd11, %%rd9, %%rd10;\n"
-    "st.global.v2.u32 [%%rd11], {%%r4, %%r6};\n"
-    "ret;\n"
-    "}\n";
+static const char printf_tmpl[] =
+    HDR ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, "
+        ".param .b64 vprintf_param_1);\n"
+        ".global .align 1 .b8 $str[%zu] = %s;\n"
+        ".global .align 1 .b8 $str1[%zu] = %s;\n"
+        ".global .align 1 .b8 $str2[%zu] = %s;\n"
+        ".visible .entry pf(.param .u64 out)\n"
+        "{\n"
+        ".local .align 8 .b8 __local_depot0[32];\n"
+        ".reg .b64 %%SP;\n.reg .b64 %%SPL;\n"
+        ".reg .pred %%p<2>;\n.reg .b32 %%r<16>;\n.reg .b64 %%rd<16>;\n.reg .f64 %%fd<2>;\n"
+        "mov.u64 %%SPL, __local_depot0;\n"
+        "cvta.local.u64 %%SP, %%SPL;\n"
+        "mov.u32 %%r1, %%tid.x;\nmov.u32 %%r2, %%ctaid.x;\n"
+        "st.local.v2.u32 [%%SPL], {%%r2, %%r1};\n"
+        "mov.u64 %%rd1, $str1;\ncvta.global.u64 %%rd2, %%rd1;\n"
+        "st.local.u64 [%%SPL+8], %%rd2;\n"
+        "cvt.rn.f64.u32 %%fd1, %%r1;\nmul.rn.f64 %%fd1, %%fd1, 0d3FD0000000000000;\n"
+        "st.local.f64 [%%SPL+16], %%fd1;\n"
+        "add.s32 %%r3, %%r1, -2;\nmul.wide.s32 %%rd3, %%r3, 1000000000;\n"
+        "mul.lo.s64 %%rd3, %%rd3, 1000;\n"
+        "st.local.u64 [%%SPL+24], %%rd3;\n"
+        "mov.u64 %%rd4, $str;\ncvta.global.u64 %%rd5, %%rd4;\n"
+        "add.u64 %%rd6, %%SP, 0;\n"
+        "call.uni (%%r4), vprintf, (%%rd5, %%rd6);\n"
+        "and.b32 %%r5, %%r1, 1;\nsetp.eq.u32 %%p1, %%r5, 0;\n"
+        "mov.u32 %%r6, 0;\n"
+        "@%%p1 bra $SKIP;\n"
+        "st.local.u32 [%%SPL], %%r1;\n"
+        "mov.u64 %%rd7, $str2;\ncvta.global.u64 %%rd8, %%rd7;\n"
+        "call.uni (%%r6), vprintf, (%%rd8, %%rd6);\n"
+        "$SKIP:\n"
+        "ld.param.u64 %%rd9, [out];\n"
+        "mov.u32 %%r7, %%ntid.x;\nmad.lo.u32 %%r8, %%r2, %%r7, %%r1;\n"
+        "mul.wide.u32 %%rd10, %%r8, 8;\nadd.s64 %%rd11, %%rd9, %%rd10;\n"
+        "st.global.v2.u32 [%%rd11], {%%r4, %%r6};\n"
+        "ret;\n"
+        "}\n";
 
 static void test_engine_device_printf(void **state)
 {
@@ -777,6 +777,26 @@ static void test_engine_device_malloc_free(void **state)
     env_close(&e);
 }
 
+/* The heap's size is a budget the live device takes until a kernel calls malloc. */
+static void test_engine_heap_resize(void **state)
+{
+    uint32_t out[64 * 2];
+    uint64_t keep = 0, out2[2] = {0, 0};
+    struct kbuf b[] = {{out, sizeof(out)}, {&keep, sizeof(keep)}};
+    struct kbuf b2[] = {{out2, sizeof(out2)}, {&keep, sizeof(keep)}};
+    struct env e;
+
+    (void)state;
+    env_open(&e, malloc_ptx, NULL);
+    assert_int_equal(ptxsim_set_heap(e.d, (uint64_t)2 << 30), 0); /* the module is loaded */
+    env_launch(&e, "dmalloc", D3(1, 1, 1), D3(64, 1, 1), 0, b, 2);
+    assert_int_equal(ptxsim_set_heap(e.d, 1 << 20), PS_ENOTSUP);
+    env_launch(&e, "dread", D3(1, 1, 1), D3(1, 1, 1), 0, b2, 2);
+    assert_int_equal(out2[0], 1);
+    assert_int_not_equal(out2[1], 0); /* 1 GiB now fits the 2 GiB heap */
+    env_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -789,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_engine_device_printf),
         cmocka_unit_test(test_engine_printf_null_format),
         cmocka_unit_test(test_engine_device_malloc_free),
+        cmocka_unit_test(test_engine_heap_resize),
         cmocka_unit_test(test_engine_address_width),
     };
 
