@@ -101,6 +101,29 @@ static CUresult from_fatbin(struct rt_fatbin *fb, const void *data, size_t len, 
     return CUDA_SUCCESS;
 }
 
+/*
+ * A -rdc=true program's device-link wrapper (the static runtime loads it as a library): the
+ * nvlink image holds cubins only, so the translation units' own fatbins, listed after it,
+ * give their PTX, linked in process on load as for a registered one (rdc.c).
+ */
+static CUresult from_units(struct rt_fatbin *fb, const void *const *units, char *log,
+                           size_t log_len)
+{
+    struct ps_err err;
+    cudaError_t e;
+
+    ps_err_clear(&err);
+    e = rt_rdc_parse(fb, units, &err);
+    if (e == cudaErrorMemoryAllocation)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if (e)
+        return fail(log, log_len,
+                    e == cudaErrorNoKernelImageForDevice ? CUDA_ERROR_NO_BINARY_FOR_GPU
+                                                         : CUDA_ERROR_INVALID_IMAGE,
+                    "%s", err.msg);
+    return CUDA_SUCCESS;
+}
+
 /* Sorts an image into PTX text, a fatbin (container or wrapper) or a cubin (refused). */
 static CUresult classify(struct rt_fatbin *fb, const void *image, size_t len, char *log,
                          size_t log_len)
@@ -125,7 +148,11 @@ static CUresult classify(struct rt_fatbin *fb, const void *image, size_t len, ch
                     "%s: a host ELF file is not a CUDA module", fb->name);
     }
     if (magic == DRV_WRAPPER_MAGIC) {
+        const void *const *units = fatbin_wrapper_prelinked(image);
         const void *data;
+
+        if (units && units[0])
+            return from_units(fb, units, log, log_len);
 
         memcpy(&data, b + 8, sizeof(data)); /* {magic, version, data, ...} */
         return from_fatbin(fb, data, 0, log, log_len);
