@@ -2,7 +2,8 @@
  * The CUDA driver API on ptxsim: modules from PTX text (cuModuleLoadData),
  * launches with a parameter array and with a packed `extra` buffer, module
  * globals, sets and copies, streams and events, function attributes and
- * occupancy, pointer attributes, cuLink over two PTX units, cuLibrary*,
+ * occupancy, pointer attributes, cuLink over two PTX units, cuLibrary* (and a
+ * __managed__ variable through cuLibraryGetManaged),
  * CUDA arrays with 2D copies and a texture object, cuGetProcAddress, and the refusals (a cubin, bad
  * PTX, an unsupported call). Every result is checked against a host reference.
  */
@@ -264,6 +265,38 @@ static void link_and_library_checks(void)
     CHECK(cuMemFree(d));
 }
 
+static const char managed_ptx[] =
+    ".version 7.5\n.target sm_75\n.address_size 64\n"
+    ".visible .global .attribute(.managed) .align 4 .u32 hits = 7;\n"
+    ".visible .entry bump()\n{\n  .reg .b32 %r<2>;\n"
+    "  ld.global.u32 %r1, [hits];\n  add.u32 %r1, %r1, 1;\n  st.global.u32 [hits], %r1;\n"
+    "  ret;\n}\n";
+
+/* A library's __managed__ variable: one address that host and kernels both read and write. */
+static void managed_checks(void)
+{
+    CUlibrary lib;
+    CUkernel k;
+    CUdeviceptr p, p2;
+    size_t size = 0;
+
+    CHECK(cuLibraryLoadData(&lib, managed_ptx, NULL, NULL, 0, NULL, NULL, 0));
+    CHECK(cuLibraryGetKernel(&k, lib, "bump"));
+    CHECK(cuLibraryGetManaged(&p, &size, lib, "hits"));
+    EXPECT(size == 4);
+    EXPECT(*(volatile uint32_t *)(uintptr_t)p == 7); /* the initial value */
+    CHECK(cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    CHECK(cuCtxSynchronize());
+    EXPECT(*(volatile uint32_t *)(uintptr_t)p == 8);
+    *(volatile uint32_t *)(uintptr_t)p = 100; /* the host's write reaches the kernel */
+    CHECK(cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    CHECK(cuCtxSynchronize());
+    CHECK(cuLibraryGetManaged(&p2, NULL, lib, "hits"));
+    EXPECT(p2 == p && *(volatile uint32_t *)(uintptr_t)p == 101);
+    CHECK_IS(cuLibraryGetManaged(&p2, NULL, lib, "nothere"), CUDA_ERROR_NOT_FOUND);
+    CHECK(cuLibraryUnload(lib));
+}
+
 /* An 8x4 float array: 2D copies in and out, and a texture object a kernel reads it through. */
 static void array_checks(void)
 {
@@ -402,6 +435,7 @@ int main(void)
     attribute_checks(mod);
     stream_checks();
     link_and_library_checks();
+    managed_checks();
     array_checks();
     array3d_checks();
     refusal_checks();
