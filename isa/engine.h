@@ -34,25 +34,23 @@ struct isa_program;
  * endless kernel never hangs a run. --budget / PTXSIM_BUDGET change it; 0 = none.
  */
 #define ISA_DEFAULT_BUDGET UINT64_C(10000000000)
-#define ISA_BUDGET_HINT                                                                            \
-    " (the per-launch budget: change it with --budget N or PTXSIM_BUDGET=N, 0 for none)"
+#define ISA_BUDGET_HINT " (the per-launch budget: change it with --budget N or PTXSIM_BUDGET=N, 0 for none)"
 
 struct isa_device_config {
     uint64_t insn_budget;      /* warp instructions per launch before a runaway fault; 0 = none */
     uint32_t local_per_thread; /* bytes of local memory (stack) per thread */
     uint32_t shared_per_cta;   /* largest static + dynamic shared memory of a CTA */
     uint32_t max_threads_per_cta;
-    uint32_t nsm;        /* reported by %nsmid; CTAs map to %smid round-robin */
-    uint64_t heap_bytes; /* device malloc heap */
-    bool memcheck;       /* exact per-allocation checks of every access (isa/devmem.h) */
-    FILE *printf_out;    /* where device printf goes (default stdout) */
+    uint32_t nsm;              /* reported by %nsmid; CTAs map to %smid round-robin */
+    uint64_t heap_bytes;       /* device malloc heap */
+    bool memcheck;             /* exact per-allocation checks of every access (isa/devmem.h) */
+    FILE *printf_out;          /* where device printf goes (default stdout) */
     /* Non-NULL: a running launch stops (PS_ERUNAWAY) soon after *stop becomes non-zero (the
      * runtimes point it at the flag their SIGINT/SIGTERM handler sets). */
     const volatile int *stop;
 };
 
-/* Defaults: budget ISA_DEFAULT_BUDGET, 64 KiB stack, 48 KiB shared, 1024 threads, 15 SMs, 8 MiB
- * heap. */
+/* Defaults: budget ISA_DEFAULT_BUDGET, 64 KiB stack, 48 KiB shared, 1024 threads, 15 SMs, 8 MiB heap. */
 void isa_device_config_default(struct isa_device_config *cfg);
 
 struct isa_device *isa_device_create(const struct isa_device_config *cfg);

@@ -138,8 +138,8 @@ static int exec_exit(struct xctx *x)
 /* Byte size and local-memory location (or register) of a call argument/return operand. */
 struct slot_ref {
     bool is_reg;
-    uint32_t reg; /* register slot (in the owning frame) */
-    uint32_t off; /* frame-relative local offset */
+    uint32_t reg;     /* register slot (in the owning frame) */
+    uint32_t off;     /* frame-relative local offset */
     uint32_t size;
 };
 
@@ -199,7 +199,8 @@ static void copy_returns(struct isa_warp *w, const struct isa_frame *callee, uin
 }
 
 /* Value of a call argument for one lane (register, immediate or local .param variable). */
-static uint64_t arg_value(struct xctx *x, const struct isa_operand *o, uint32_t lane, uint32_t size)
+static uint64_t arg_value(struct xctx *x, const struct isa_operand *o, uint32_t lane,
+                          uint32_t size)
 {
     uint64_t v = 0, tmp[ISA_WARP_SIZE];
 
@@ -260,8 +261,8 @@ static int builtin_vprintf(struct xctx *x, const struct isa_operand *rets,
         return 0;
     }
     if (read_str(&sc, fa, fmt, sizeof(fmt)))
-        return isa_fault(x->w, lane, PS_EFAULT, fa,
-                         "printf format string at 0x%llx is not readable", (unsigned long long)fa);
+        return isa_fault(x->w, lane, PS_EFAULT, fa, "printf format string at 0x%llx is not readable",
+                         (unsigned long long)fa);
     /* The argument buffer is read lazily up to what the format needs; clamp to what exists. */
     memset(buf, 0, sizeof(buf));
     for (uint32_t i = 0; aa && i < sizeof(buf); i++)
@@ -356,26 +357,18 @@ static int exec_builtin(struct xctx *x, const struct isa_fimage *ci, const struc
         return isa_fault(x->w, 0, PS_ENOTSUP, 0, "%s is not supported: call to '%s'",
                          missing_feature(ci->f->name), ci->f->name);
     if (ci->builtin == ISA_BUILTIN_MISSING)
-        return isa_fault(x->w, 0, PS_ENOTSUP, 0, "call to '%s', which has no body", ci->f->name);
+        return isa_fault(x->w, 0, PS_ENOTSUP, 0, "call to '%s', which has no body",
+                         ci->f->name);
     for (uint32_t l = 0; l < ISA_WARP_SIZE && !rc; l++) {
         if (!(mask >> l & 1))
             continue;
         if (ci->builtin != ISA_BUILTIN_FREE && ci->builtin != ISA_BUILTIN_ASSERTFAIL && !args->n)
             return isa_fault(x->w, l, PS_EINVAL, 0, "'%s' called without arguments", ci->f->name);
         switch (ci->builtin) {
-        case ISA_BUILTIN_VPRINTF:
-            rc = builtin_vprintf(x, rets, args, l);
-            break;
-        case ISA_BUILTIN_MALLOC:
-            rc = builtin_malloc(x, rets, args, l);
-            break;
-        case ISA_BUILTIN_FREE:
-            rc = args->n ? builtin_free(x, args, l) : 0;
-            break;
-        default:
-            rc = args->n ? builtin_assert(x, args, l)
-                         : isa_fault(x->w, l, PS_ETRAP, 0, "device assertion failed");
-            break;
+        case ISA_BUILTIN_VPRINTF: rc = builtin_vprintf(x, rets, args, l); break;
+        case ISA_BUILTIN_MALLOC: rc = builtin_malloc(x, rets, args, l); break;
+        case ISA_BUILTIN_FREE: rc = args->n ? builtin_free(x, args, l) : 0; break;
+        default: rc = args->n ? builtin_assert(x, args, l) : isa_fault(x->w, l, PS_ETRAP, 0, "device assertion failed"); break;
         }
     }
     return rc;
@@ -498,16 +491,11 @@ static int exec_call(struct xctx *x)
 int x_exec_ctrl(struct xctx *x)
 {
     switch (x->in->op) {
-    case ISA_OP_BRA:
-        return exec_bra(x);
-    case ISA_OP_BRX:
-        return exec_brx(x);
-    case ISA_OP_CALL:
-        return exec_call(x);
-    case ISA_OP_RET:
-        return branch(x, x->exec, x->f->ninstrs);
-    case ISA_OP_EXIT:
-        return exec_exit(x);
+    case ISA_OP_BRA: return exec_bra(x);
+    case ISA_OP_BRX: return exec_brx(x);
+    case ISA_OP_CALL: return exec_call(x);
+    case ISA_OP_RET: return branch(x, x->exec, x->f->ninstrs);
+    case ISA_OP_EXIT: return exec_exit(x);
     case ISA_OP_TRAP:
         if (x->exec)
             return isa_fault(x->w, (uint32_t)__builtin_ctz(x->exec), PS_ETRAP, 0, "trap");

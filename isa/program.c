@@ -144,8 +144,8 @@ static int image_func(struct isa_program *p, uint32_t i, struct ps_err *err)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     end = layout(f->locals, f->nlocals, fi->local_off, 0, ISA_SPACE_LOCAL, ISA_SPACE_PARAM);
     if (f->is_entry) {
-        fi->param_bytes =
-            layout(f->params, f->nparams, fi->param_off, 0, ISA_SPACE_PARAM, ISA_SPACE_PARAM);
+        fi->param_bytes = layout(f->params, f->nparams, fi->param_off, 0, ISA_SPACE_PARAM,
+                                 ISA_SPACE_PARAM);
     } else {
         end = layout(f->params, f->nparams, fi->param_off, end, ISA_SPACE_PARAM, ISA_SPACE_PARAM);
         end = layout(f->rets, f->nrets, fi->ret_off, end, ISA_SPACE_PARAM, ISA_SPACE_PARAM);

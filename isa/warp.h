@@ -25,14 +25,8 @@
 #define ISA_NUM_BARRIERS 16
 #define ISA_LANES_ALL 0xffffffffu
 
-enum isa_builtin {
-    ISA_BUILTIN_NONE,
-    ISA_BUILTIN_VPRINTF,
-    ISA_BUILTIN_MALLOC,
-    ISA_BUILTIN_FREE,
-    ISA_BUILTIN_ASSERTFAIL,
-    ISA_BUILTIN_MISSING
-};
+enum isa_builtin { ISA_BUILTIN_NONE, ISA_BUILTIN_VPRINTF, ISA_BUILTIN_MALLOC, ISA_BUILTIN_FREE,
+                   ISA_BUILTIN_ASSERTFAIL, ISA_BUILTIN_MISSING };
 
 /* Executable form of one function. */
 struct isa_fimage {
@@ -112,10 +106,10 @@ struct isa_warp {
     uint8_t cc[ISA_WARP_SIZE];
     uint8_t state;
     uint8_t bar_id;
-    uint8_t bar_red;     /* enum isa_boolop of a pending bar.red, 0 for none */
-    uint32_t bar_dst;    /* bar.red destination register slot */
-    size_t bar_dst_base; /* register-pool base of the frame that waits */
-    bool bar_dst_pred;   /* destination is a predicate (.and/.or) */
+    uint8_t bar_red;        /* enum isa_boolop of a pending bar.red, 0 for none */
+    uint32_t bar_dst;       /* bar.red destination register slot */
+    size_t bar_dst_base;    /* register-pool base of the frame that waits */
+    bool bar_dst_pred;      /* destination is a predicate (.and/.or) */
     uint64_t insts;
 };
 
@@ -159,8 +153,8 @@ struct isa_step_info {
     uint32_t fidx, pc;
     uint32_t active; /* lanes that executed */
     const struct isa_instr *in;
-    uint8_t space; /* memory space of a memory instruction, else 0 */
-    uint8_t size;  /* bytes per lane accessed */
+    uint8_t space;   /* memory space of a memory instruction, else 0 */
+    uint8_t size;    /* bytes per lane accessed */
     bool is_store;
     /*
      * Each lane's state space with generic addresses decoded (a generic

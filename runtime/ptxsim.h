@@ -76,8 +76,9 @@ struct ptxsim_kernel_info {
     uint32_t nparams;
     uint32_t param_offset[PTXSIM_MAX_PARAMS]; /* byte offset in the parameter buffer */
     uint32_t param_size[PTXSIM_MAX_PARAMS];
-    uint8_t param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 =
-                                                  none; .texref/.samplerref/.surfref: global */
+    uint8_t
+        param_ptr_space[PTXSIM_MAX_PARAMS]; /* .ptr .global/.shared/...: enum isa_space, 0 = none;
+                                              .texref/.samplerref/.surfref: global */
     uint32_t static_shared; /* bytes; dynamic shared memory starts at the 16-aligned end */
     uint32_t regs;          /* declared 32-bit register words (kernel and callees) */
     uint64_t local_bytes;   /* .local bytes per thread (kernel and callees) */

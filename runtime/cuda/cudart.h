@@ -29,8 +29,7 @@
 /* Exported with the libcudart.so.13 version node (runtime/cuda/libcudart.map). */
 #define RT_API __attribute__((visibility("default")))
 /* A second exported name for an implemented function (the _ptsz / _ptds variants). */
-#define RT_ALIAS(fn, name)                                                                         \
-    extern __typeof__(fn) name __attribute__((alias(#fn), visibility("default")))
+#define RT_ALIAS(fn, name) extern __typeof__(fn) name __attribute__((alias(#fn), visibility("default")))
 
 /*
  * The per-thread default stream's entry points that are functions of their
@@ -54,8 +53,8 @@ RT_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
 
 /* The machine libcudart reports (the GTX 480 configuration; docs/cuda-runtime.md). */
 #define RT_NSM 15
-#define RT_CORE_HZ 700000000.0    /* core clock of the functional-mode estimate */
-#define RT_MEM_BYTES_PER_NS 177.4 /* 177.4 GB/s */
+#define RT_CORE_HZ 700000000.0          /* core clock of the functional-mode estimate */
+#define RT_MEM_BYTES_PER_NS 177.4        /* 177.4 GB/s */
 #define RT_TOTAL_MEM (UINT64_C(3) << 30)
 #define RT_SHARED_PER_BLOCK 49152
 #define RT_REGS_PER_SM 32768
@@ -80,13 +79,13 @@ struct rt_kernel {
 struct rt_var {
     struct rt_var *next;
     struct rt_fatbin *fb;
-    const void *host;   /* host shadow (what the program passes as `symbol`) */
+    const void *host; /* host shadow (what the program passes as `symbol`) */
     void **managed_ptr; /* managed: the program's pointer to the host copy */
     char *name;         /* PTX name (owned) */
     size_t size;
     bool managed;
-    bool own_host;     /* managed, found by name (rt_managed_var): the host copy is its own */
-    uint64_t dev_addr; /* managed: the module variable's address while the module is loaded */
+    bool own_host; /* managed, found by name (rt_managed_var): the host copy is its own */
+    uint64_t dev_addr;  /* managed: the module variable's address while the module is loaded */
 };
 
 /* One __cudaRegisterFatBinary: a fatbin and, once used, its loaded module. */
@@ -94,16 +93,16 @@ struct rt_fatbin {
     struct rt_fatbin *next;
     const void *wrapper; /* the program's registration wrapper */
     struct fatbin fb;
-    int ptx_index;             /* fatbin_pick_ptx result, -1 when none */
-    cudaError_t parse_err;     /* fatbin unreadable or without PTX */
-    bool reported;             /* its load error was printed */
+    int ptx_index;       /* fatbin_pick_ptx result, -1 when none */
+    cudaError_t parse_err; /* fatbin unreadable or without PTX */
+    bool reported;       /* its load error was printed */
     struct ptxsim_module *mod; /* NULL until first use (and after cudaDeviceReset) */
     cudaError_t load_err;
-    char *ptx; /* decompressed PTX text, NUL-terminated (owned) */
+    char *ptx;           /* decompressed PTX text, NUL-terminated (owned) */
     size_t ptx_len;
-    char name[64];      /* module name in diagnostics */
-    void *managed_host; /* host copies of its managed variables (NULL when it has none) */
-    bool managed_init;  /* the host copies got the variables' initial values */
+    char name[64];       /* module name in diagnostics */
+    void *managed_host;  /* host copies of its managed variables (NULL when it has none) */
+    bool managed_init;   /* the host copies got the variables' initial values */
     /* -rdc=true (rdc.c): the translation units' fatbins and their PTX entries, linked on load. */
     struct fatbin *units;
     int *unit_ptx;
@@ -122,11 +121,11 @@ enum rt_host_kind { RT_HOST_PINNED, RT_HOST_MANAGED, RT_HOST_REGISTERED, RT_HOST
 struct rt_host {
     struct rt_host *next;
     void *base;
-    size_t size;    /* bytes the device sees */
-    size_t map_len; /* bytes mmap'ed (0 for registered memory, which stays the program's) */
+    size_t size;     /* bytes the device sees */
+    size_t map_len;  /* bytes mmap'ed (0 for registered memory, which stays the program's) */
     enum rt_host_kind kind;
-    unsigned flags; /* cudaHostAlloc / cudaHostRegister flags */
-    bool gone;      /* registered memory the program unmapped: no longer mapped in the device */
+    unsigned flags;  /* cudaHostAlloc / cudaHostRegister flags */
+    bool gone;       /* registered memory the program unmapped: no longer mapped in the device */
 };
 
 struct rt_stream {
@@ -143,7 +142,7 @@ struct rt_array {
     struct cudaChannelFormatDesc desc;
     size_t width, height, depth; /* as given: 0 for the dimensions the array lacks */
     unsigned flags;
-    size_t elem, pitch, slice; /* bytes per texel, row and 2D slice (or layer) */
+    size_t elem, pitch, slice;   /* bytes per texel, row and 2D slice (or layer) */
 };
 
 /* What the program gave when it created a texture or surface object (for the getters). */
@@ -171,16 +170,16 @@ struct rt_ctx {
     bool timing;
     struct ps_err cfg_err;
     struct ptxsim_device *dev;
-    bool dev_used;      /* something was allocated, loaded or launched on dev */
-    cudaError_t sticky; /* device fault: returned by every later call until reset */
+    bool dev_used;        /* something was allocated, loaded or launched on dev */
+    cudaError_t sticky;   /* device fault: returned by every later call until reset */
     struct rt_fatbin *fatbins;
     unsigned nfatbins;
     struct rt_kernel *kernels;
     struct rt_kernel *retired; /* kernels of unregistered fatbins (their names back kstats) */
     struct rt_var *vars;
     struct rt_host *host;
-    uintptr_t host_next; /* next fixed address for mapped host memory */
-    uint64_t dev_bytes;  /* cudaMalloc'ed bytes (cudaMemGetInfo) */
+    uintptr_t host_next;  /* next fixed address for mapped host memory */
+    uint64_t dev_bytes;   /* cudaMalloc'ed bytes (cudaMemGetInfo) */
     struct rt_stream *streams;
     unsigned long long next_stream_id;
     struct rt_event *events;
@@ -190,7 +189,7 @@ struct rt_ctx {
     size_t limit_stack, limit_heap, limit_printf;
     enum cudaFuncCache cache_config;
     unsigned device_flags;
-    char **warned; /* names of unsupported functions already reported */
+    char **warned;        /* names of unsupported functions already reported */
     size_t nwarned;
     /* Simulated time and statistics (functional-mode estimate). */
     double sim_ns;
@@ -198,8 +197,7 @@ struct rt_ctx {
     size_t nkstats, cap_kstats;
     uint64_t copy_bytes;
     char *stats_path;
-    char truncated[PS_ERR_MSG_MAX]; /* why the run stopped early (a cap, a signal); "" = it did not
-                                     */
+    char truncated[PS_ERR_MSG_MAX]; /* why the run stopped early (a cap, a signal); "" = it did not */
 };
 
 /* Per host thread state (CUDA keeps these per thread). */
@@ -253,8 +251,8 @@ void rt_warn_unsupported(struct rt_ctx *c, const char *name);
  */
 cudaError_t rt_copy_enter(struct rt_ctx **c, cudaStream_t stream, bool has_stream);
 /* A 2D copy of height rows of width bytes (cudaMemcpy2D's rules; copy.c). */
-cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src, size_t spitch,
-                       size_t width, size_t height, int kind);
+cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src,
+                       size_t spitch, size_t width, size_t height, int kind);
 /* A checked launch of kernel k (launch.c): the path every runtime and driver launch takes. */
 cudaError_t rt_launch(struct rt_ctx *c, struct rt_kernel *k, dim3 grid, dim3 block, void **args,
                       size_t shmem, cudaStream_t stream);
@@ -341,7 +339,6 @@ void rt_rdc_free(struct rt_fatbin *fb);
 /* Honest stops (stop.c): SIGINT/SIGTERM handlers (runtime/stop.h); the engine's stop flag. */
 const volatile int *rt_stop_install(struct rt_ctx *c);
 /* Records why the run's statistics are incomplete (the first reason wins). */
-void rt_stop_truncated(struct rt_ctx *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void rt_stop_truncated(struct rt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
