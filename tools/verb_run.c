@@ -337,6 +337,13 @@ static int set_env(const struct run_opts *o, const char *libdir)
         return -1;
     if (o->options ? setenv("PTXSIM_OPTIONS", o->options, 1) : unsetenv("PTXSIM_OPTIONS"))
         return -1;
+    /*
+     * CuPy compiles with NVRTC to a cubin (SASS) for the device's compute
+     * capability, which ptxsim cannot run; its documented switch makes it keep
+     * NVRTC's PTX instead. A value the user set stands (docs/cuda-driver.md).
+     */
+    if (setenv("CUPY_COMPILE_WITH_PTX", "1", 0))
+        return -1;
     return 0;
 }
 

@@ -5,7 +5,8 @@
 #   cuda_python_driver.py  cuda-python (cuda.bindings.driver): PTX module, launch
 #   numba_kernel.py        numba-cuda: a @cuda.jit kernel (the toolkit's libNVVM; linked by
 #                          the driver's cuLink*, since ptxsim's nvJitLink has no LTO)
-# (CuPy is not tested here: docs/cuda-driver.md, "Python".)
+#   cupy_kernels.py        CuPy: an ElementwiseKernel, a RawKernel and a reduction (the toolkit's
+#                          NVRTC; `ptxsim run` sets CUPY_COMPILE_WITH_PTX=1 so CuPy keeps PTX)
 # A test whose package pip cannot install (no network, no wheel) is skipped with a
 # message; the script skips (77) when none could run. Environment: PTXSIM, CUDA_DIR,
 # PYTHON (default python3), PTXSIM_PY_VENV (a virtual environment to reuse; default: a
@@ -29,13 +30,15 @@ if [ ! -x "$venv/bin/python3" ] && ! "$python" -m venv "$venv" >"$tmp/venv.log" 
     exit 77
 fi
 export CUDA_HOME="$cuda" # numba-cuda finds libNVVM and libdevice there
+export CUPY_CACHE_DIR="$tmp/cupy-cache" # CuPy's kernel cache, not the user's ~/.cupy
 # In a sanitizer build the ASan runtime reaches Python through ptxsim run's preload:
 # the interpreter's own unfreed objects at exit are not ptxsim's leaks.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # name|pip packages
 tests="cuda_python_driver|cuda-python
-numba_kernel|numba-cuda"
+numba_kernel|numba-cuda
+cupy_kernels|cupy-cuda13x"
 pass=0
 fail=0
 ran=0

@@ -68,17 +68,18 @@ static void test_climage_decode(void **state)
     assert_true(v.i[0] == 1 && v.i[1] == 2 && v.i[2] == 3 && v.i[3] == 40);
     isa_cl_decode(ISA_CL_A, ISA_CL_SNORM_INT8, sn, &v); /* -128 reads -1, not below */
     assert_true(v.v[0] == 0.0f && v.v[3] == -1.0f);
-    isa_cl_decode(ISA_CL_RGB, ISA_CL_UNORM_SHORT_565, &p565, &v);
+    isa_cl_decode(ISA_CL_RGB, ISA_CL_UNORM_SHORT_565, (const uint8_t *)&p565, &v);
     assert_true(v.v[0] == 1.0f && v.v[1] == 0.0f && v.v[2] == 15.0f / 31.0f && v.v[3] == 1.0f);
-    isa_cl_decode(ISA_CL_RGB, ISA_CL_UNORM_INT_101010, &p1010, &v);
+    isa_cl_decode(ISA_CL_RGB, ISA_CL_UNORM_INT_101010, (const uint8_t *)&p1010, &v);
     assert_true(v.v[0] == 1.0f && v.v[2] == 511.0f / 1023.0f);
-    isa_cl_decode(ISA_CL_INTENSITY, ISA_CL_HALF_FLOAT, &h, &v);
+    isa_cl_decode(ISA_CL_INTENSITY, ISA_CL_HALF_FLOAT, (const uint8_t *)&h, &v);
     assert_true(v.v[0] == 1.0f && v.v[1] == 1.0f && v.v[2] == 1.0f && v.v[3] == 1.0f);
     isa_cl_decode(ISA_CL_LUMINANCE, ISA_CL_UNORM_INT8, sn, &v);
     assert_true(v.v[0] == 128.0f / 255.0f && v.v[2] == v.v[0] && v.v[3] == 1.0f);
-    isa_cl_decode(ISA_CL_RA, ISA_CL_SIGNED_INT16, ra, &v);
+    isa_cl_decode(ISA_CL_RA, ISA_CL_SIGNED_INT16, (const uint8_t *)ra, &v);
     assert_true(v.i[0] == -5 && v.i[1] == 0 && v.i[3] == 300);
-    isa_cl_decode(ISA_CL_R, ISA_CL_SIGNED_INT32, ra, &v); /* integer reads: missing alpha 1 */
+    isa_cl_decode(ISA_CL_R, ISA_CL_SIGNED_INT32, (const uint8_t *)ra,
+                  &v); /* integer reads: missing alpha 1 */
     assert_true(v.i[3] == 1 && v.i[1] == 0);
 }
 
