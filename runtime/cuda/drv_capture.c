@@ -18,6 +18,11 @@ DRV_API CUresult cuStreamGetCaptureInfo(CUstream s, CUstreamCaptureStatus *statu
 DRV_API CUresult cuStreamGetCaptureInfo_ptsz(CUstream s, CUstreamCaptureStatus *status,
                                              cuuint64_t *id);
 
+/* cuda.h declares this older ABI only for the driver's own build. */
+DRV_API CUresult cuStreamGetCaptureInfo_v2(CUstream s, CUstreamCaptureStatus *status,
+                                           cuuint64_t *id, CUgraph *graph, const CUgraphNode **deps,
+                                           size_t *ndeps);
+
 /* The stream must exist (cuStreamGetFlags checks it) and status must be given. */
 static CUresult not_capturing(CUstream s, CUstreamCaptureStatus *status)
 {

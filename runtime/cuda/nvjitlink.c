@@ -23,6 +23,24 @@
 
 #define NVJL_API __attribute__((visibility("default")))
 
+/* The exported entry points (NVJITLINK_NO_INLINE leaves the header without them). */
+NVJL_API nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle *handle, uint32_t n,
+                                         const char *const *opt);
+NVJL_API nvJitLinkResult nvJitLinkDestroy(nvJitLinkHandle *handle);
+NVJL_API nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle h, nvJitLinkInputType type,
+                                          const void *data, size_t size, const char *name);
+NVJL_API nvJitLinkResult nvJitLinkAddFile(nvJitLinkHandle h, nvJitLinkInputType type,
+                                          const char *path);
+NVJL_API nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle h);
+NVJL_API nvJitLinkResult nvJitLinkGetLinkedCubinSize(nvJitLinkHandle h, size_t *size);
+NVJL_API nvJitLinkResult nvJitLinkGetLinkedCubin(nvJitLinkHandle h, void *cubin);
+NVJL_API nvJitLinkResult nvJitLinkGetLinkedPtxSize(nvJitLinkHandle h, size_t *size);
+NVJL_API nvJitLinkResult nvJitLinkGetLinkedPtx(nvJitLinkHandle h, char *ptx);
+NVJL_API nvJitLinkResult nvJitLinkGetErrorLogSize(nvJitLinkHandle h, size_t *size);
+NVJL_API nvJitLinkResult nvJitLinkGetErrorLog(nvJitLinkHandle h, char *log);
+NVJL_API nvJitLinkResult nvJitLinkGetInfoLogSize(nvJitLinkHandle h, size_t *size);
+NVJL_API nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle h, char *log);
+
 struct nvJitLink {
     CUlinkState link;
     const void *out; /* the linked PTX, owned by link */
