@@ -202,9 +202,17 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 
 /* ------------------------------------------------------- stepping the SMs */
 
-/* Cycles per timing window, and windows run with the faster mode between comparisons. */
+/*
+ * Cycles per timing window; windows run with the faster mode between
+ * comparisons (RUN_WINDOWS, doubled up to RUN_WINDOWS_MAX while parallel keeps
+ * losing); and the margin parallel must win by, since one window's wall time
+ * on a loaded machine is noisy and a wrong "parallel" costs more than a wrong
+ * "sequential" (a descheduled worker stalls every cycle of the run).
+ */
 #define WINDOW_CYCLES 4096u
 #define RUN_WINDOWS 32u
+#define RUN_WINDOWS_MAX 1024u
+#define PAR_MARGIN 0.9
 
 static double mono_s(void)
 {
@@ -228,9 +236,13 @@ static void window_edge(struct tm_par *p)
         p->t_seq = el;
         p->stage = 1;
     } else if (p->stage == 1) {
-        p->fast = el < p->t_seq;
+        p->fast = el < PAR_MARGIN * p->t_seq;
+        if (p->fast)
+            p->run = RUN_WINDOWS;
+        else if (p->run < RUN_WINDOWS_MAX)
+            p->run *= 2;
         p->stage = 2;
-        p->left = RUN_WINDOWS;
+        p->left = p->run;
     } else if (!--p->left) {
         p->stage = 0;
     }
@@ -246,6 +258,8 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
         threads = n;
     p->on = allowed && threads > 1;
     p->stage = 0;
+    if (!p->run)
+        p->run = RUN_WINDOWS / 2; /* the first loss brings it to RUN_WINDOWS */
     p->t0 = mono_s();
     if (p->pool && p->pid != (long)getpid())
         p->pool = NULL; /* forked: the workers stayed in the parent; this copy is not ours */

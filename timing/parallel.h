@@ -43,6 +43,7 @@ struct tm_par {
     int stage;     /* 0: timing sequential, 1: timing parallel, 2: running the faster */
     bool fast;     /* stage 2: parallel was faster */
     uint32_t left; /* windows of stage 2 before the next comparison */
+    uint32_t run;  /* stage-2 length: doubles each time parallel loses (a loaded machine) */
     double t0, t_seq;
 };
 
