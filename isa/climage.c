@@ -28,18 +28,6 @@
 #include "isa/devmem.h"
 #include "isa/texture.h"
 
-/* floor(x) as an integer, NaN as 0, huge values held far outside. */
-static int64_t flr(float x)
-{
-    if (!(x == x))
-        return 0;
-    if (x > 0x1p40f)
-        return INT64_C(1) << 40;
-    if (x < -0x1p40f)
-        return -(INT64_C(1) << 40);
-    return (int64_t)floorf(x);
-}
-
 static float frac(float x)
 {
     float f = x - floorf(x);
@@ -68,15 +56,15 @@ static int64_t nearest(float s, int32_t si, bool fc, uint32_t n, uint32_t smp)
     if (!fc)
         return clamp_mode(si, n, addr == ISA_CLK_ADDR_CLAMP ? addr : ISA_CLK_ADDR_CLAMP_TO_EDGE);
     if ((smp & ISA_CLK_NORMALIZED) && addr == ISA_CLK_ADDR_REPEAT) {
-        i = flr((s - floorf(s)) * (float)n);
+        i = isa_tex_floor_index((s - floorf(s)) * (float)n);
         return i > (int64_t)n - 1 ? i - n : i < 0 ? 0 : i;
     }
     if ((smp & ISA_CLK_NORMALIZED) && addr == ISA_CLK_ADDR_MIRRORED_REPEAT) {
         u = fabsf(s - 2.0f * rintf(0.5f * s)) * (float)n;
-        return clamp64(flr(u), 0, (int64_t)n - 1);
+        return clamp64(isa_tex_floor_index(u), 0, (int64_t)n - 1);
     }
     u = (smp & ISA_CLK_NORMALIZED) ? s * (float)n : s;
-    return clamp_mode(flr(u), n, addr);
+    return clamp_mode(isa_tex_floor_index(u), n, addr);
 }
 
 /* The two texel indices and the weight of the second for a linear read along one dimension. */
@@ -87,7 +75,7 @@ static void linear(float s, uint32_t n, uint32_t smp, int64_t *i0, int64_t *i1, 
 
     if ((smp & ISA_CLK_NORMALIZED) && addr == ISA_CLK_ADDR_REPEAT) {
         u = (s - floorf(s)) * (float)n;
-        *i0 = flr(u - 0.5f);
+        *i0 = isa_tex_floor_index(u - 0.5f);
         *i1 = *i0 + 1;
         *i0 = *i0 < 0 ? *i0 + n : *i0;
         *i1 = *i1 > (int64_t)n - 1 ? *i1 - n : *i1;
@@ -95,12 +83,12 @@ static void linear(float s, uint32_t n, uint32_t smp, int64_t *i0, int64_t *i1, 
         *i1 = clamp64(*i1, 0, (int64_t)n - 1);
     } else if ((smp & ISA_CLK_NORMALIZED) && addr == ISA_CLK_ADDR_MIRRORED_REPEAT) {
         u = fabsf(s - 2.0f * rintf(0.5f * s)) * (float)n;
-        *i0 = flr(u - 0.5f);
+        *i0 = isa_tex_floor_index(u - 0.5f);
         *i1 = clamp64(*i0 + 1, 0, (int64_t)n - 1);
         *i0 = clamp64(*i0, 0, (int64_t)n - 1);
     } else {
         u = (smp & ISA_CLK_NORMALIZED) ? s * (float)n : s;
-        *i0 = flr(u - 0.5f);
+        *i0 = isa_tex_floor_index(u - 0.5f);
         *i1 = clamp_mode(*i0 + 1, n, addr);
         *i0 = clamp_mode(*i0, n, addr);
     }

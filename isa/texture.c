@@ -78,7 +78,7 @@ void isa_texobj_free_all(struct isa_device *d)
 }
 
 /* floor(x) as an integer, with NaN as 0 and huge values held at +-2^40 (far outside). */
-static int64_t floor_index(float x)
+int64_t isa_tex_floor_index(float x)
 {
     if (!(x == x))
         return 0;
@@ -213,7 +213,7 @@ static int64_t split(float x, float *alpha)
 
     if (!(xb == xb) || fl > 0x1p40f || fl < -0x1p40f) { /* NaN or far outside: no blend */
         *alpha = 0;
-        return floor_index(xb);
+        return isa_tex_floor_index(xb);
     }
     *alpha = floorf((xb - fl) * 256.0f + 0.5f) / 256.0f;
     return (int64_t)fl;
@@ -265,7 +265,7 @@ int isa_tex_sample(const struct isa_devmem *m, const struct isa_texobj *t, const
     if (fc && as_float && t->filter_linear && !t->linear)
         return sample_linear(m, t, cf, layer, out, addr);
     for (uint32_t d = 0; d < t->dims; d++)
-        idx[d] = fc ? floor_index(scaled(t, cf[d], size[d])) : ci[d];
+        idx[d] = fc ? isa_tex_floor_index(scaled(t, cf[d], size[d])) : ci[d];
     return texel(m, t, idx, layer, as_float, out, addr);
 }
 

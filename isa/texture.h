@@ -72,6 +72,10 @@ struct isa_texval {
  * `layer`, returning as_float ? floats : raw integers. *addr gets the device address of the
  * first texel read (for the timing model). PS_EFAULT when a texel lies outside device memory.
  */
+/* floor(x) as a texel index: NaN is 0, huge values are held at +-2^40 (far outside any
+ * image). CUDA textures (texture.c) and OpenCL images (climage.c) share it. */
+int64_t isa_tex_floor_index(float x);
+
 int isa_tex_sample(const struct isa_devmem *m, const struct isa_texobj *t, const float *cf,
                    const int32_t *ci, bool fc, uint32_t layer, bool as_float,
                    struct isa_texval *out, uint64_t *addr);

@@ -104,23 +104,33 @@ static cl_int move(cl_command_queue q, cl_mem m, const struct img_box *b, void *
     return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem m, cl_bool block,
-                                                   const size_t *o, const size_t *r, size_t rp,
-                                                   size_t sp, void *p, cl_uint nw,
-                                                   const cl_event *wl, cl_event *e)
+/* clEnqueueReadImage and clEnqueueWriteImage: p is the host side, write the direction. */
+static cl_int read_write(cl_command_queue q, cl_mem m, const size_t *o, const size_t *r, size_t rp,
+                         size_t sp, void *p, bool write, cl_uint nw, const cl_event *wl,
+                         cl_event *e)
 {
     cl_ulong t = ocl_now_ns();
     struct img_box b;
     cl_int rc = image_cmd(q, m, o, r, &b, nw, wl);
 
-    (void)block;
     if (!rc)
         rc = host_pitches(m->img, rp, sp, &b);
     if (!rc && !p)
         rc = CL_INVALID_VALUE;
     if (!rc)
-        rc = move(q, m, &b, p, false);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_READ_IMAGE, t, CL_COMPLETE, e);
+        rc = move(q, m, &b, p, write);
+    return rc ? rc
+              : ocl_event_done(q, write ? CL_COMMAND_WRITE_IMAGE : CL_COMMAND_READ_IMAGE, t,
+                               CL_COMPLETE, e);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem m, cl_bool block,
+                                                   const size_t *o, const size_t *r, size_t rp,
+                                                   size_t sp, void *p, cl_uint nw,
+                                                   const cl_event *wl, cl_event *e)
+{
+    (void)block; /* every command completes when enqueued */
+    return read_write(q, m, o, r, rp, sp, p, false, nw, wl, e);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem m, cl_bool block,
@@ -128,18 +138,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem m
                                                     size_t sp, const void *p, cl_uint nw,
                                                     const cl_event *wl, cl_event *e)
 {
-    cl_ulong t = ocl_now_ns();
-    struct img_box b;
-    cl_int rc = image_cmd(q, m, o, r, &b, nw, wl);
-
     (void)block;
-    if (!rc)
-        rc = host_pitches(m->img, rp, sp, &b);
-    if (!rc && !p)
-        rc = CL_INVALID_VALUE;
-    if (!rc)
-        rc = move(q, m, &b, (void *)p, true);
-    return rc ? rc : ocl_event_done(q, CL_COMMAND_WRITE_IMAGE, t, CL_COMPLETE, e);
+    return read_write(q, m, o, r, rp, sp, (void *)p, true, nw, wl, e);
 }
 
 static bool boxes_meet(const struct img_box *a, const struct img_box *b)
