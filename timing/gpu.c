@@ -296,6 +296,7 @@ static void sample(struct tm_gpu *g)
     if (!g->cs->on_sample || g->core_now < g->sample_next)
         return;
     g->sample_next = g->core_now + g->prm.sample_period;
+    tm_par_settle(&g->par, g->sm, g->prm.nsm);
     for (uint32_t i = 0; i < g->prm.nsm; i++) {
         const struct tm_sm_counters *k = tm_sm_get_counters(g->sm[i]);
         struct tm_sm_counters *b = &g->sample_base[i];
@@ -374,6 +375,7 @@ static int watchdog(struct tm_gpu *g, struct tm_kernel *r)
         return ps_err_set(r->L.err, PS_ERUNAWAY, "stopped by signal %d",
                           *isa_device_config(g->dev)->stop);
     if (g->dev && isa_device_config(g->dev)->insn_budget && over_budget(g)) {
+        tm_par_settle(&g->par, g->sm, p->nsm);
         for (uint32_t i = 0; i < p->nsm; i++) {
             struct isa_warp *w = tm_sm_barrier_warp(g->sm[i]);
 
@@ -394,6 +396,7 @@ static int watchdog(struct tm_gpu *g, struct tm_kernel *r)
     }
     if (g->core_now - g->last_issue_cycle < DEADLOCK_CYCLES)
         return 0;
+    tm_par_settle(&g->par, g->sm, p->nsm);
     for (uint32_t i = 0; i < p->nsm; i++) {
         struct isa_warp *w = tm_sm_barrier_warp(g->sm[i]);
 
@@ -423,7 +426,8 @@ static int core_cycle(struct tm_gpu *g)
     return watchdog(g, r);
 }
 
-int tm_gpu_run_loop(struct tm_gpu *g, struct tm_kernel *k)
+/* The clocked loop; the SMs are settled (no part of a cycle pending) when it returns. */
+static int run_loop(struct tm_gpu *g, struct tm_kernel *k)
 {
     int rc;
 
@@ -448,6 +452,14 @@ int tm_gpu_run_loop(struct tm_gpu *g, struct tm_kernel *k)
                 g->t_fs[d] += g->period_fs[d];
     }
     return 0;
+}
+
+int tm_gpu_run_loop(struct tm_gpu *g, struct tm_kernel *k)
+{
+    int rc = run_loop(g, k);
+
+    tm_par_settle(&g->par, g->sm, g->prm.nsm);
+    return rc;
 }
 
 /* After a fault the SMs hold half-run CTAs and the memory system in-flight requests: rebuild. */

@@ -137,6 +137,7 @@ static struct tm_kernel *kernel_for(struct tm_gpu *g, uint32_t i)
     if (!(n = select_kernel(g)))
         return NULL;
     if (n != k) {
+        tm_sm_settle(g->sm[i]);
         if (k)
             unbind(g, i);
         bind(g, i, n);
@@ -157,8 +158,10 @@ void tm_kernels_issue(struct tm_gpu *g)
 {
     uint32_t nsm = g->prm.nsm;
 
-    if (g->sampling)
+    if (g->sampling) {
+        tm_par_settle(&g->par, g->sm, nsm);
         tm_sample_step(g, tm_gpu_in_flight(g) == 1 ? tm_kernels_any(g) : NULL);
+    }
     if (!any_can_issue(g)) {
         g->rr = (g->rr + 1) % nsm;
         return;
@@ -176,6 +179,7 @@ void tm_kernels_issue(struct tm_gpu *g)
             lim = k->occ.max;
         if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, k->occ.warps, k->occ.regs, k->occ.shared))
             continue;
+        tm_sm_settle(s);
         if (tm_sm_launch_cta(s, k->next_cta, k->occ.regs, &g->warp_seq))
             continue;
         k->next_cta++;
@@ -241,6 +245,7 @@ bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k)
         struct tm_kernel *r = g->slot[i];
 
         if (r && finished(g, r)) {
+            tm_par_settle(&g->par, g->sm, g->prm.nsm);
             tm_kernels_retire(g, r, tm_sample_finish(g, r));
             any = true;
         }

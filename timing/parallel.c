@@ -1,12 +1,17 @@
 /*
  * The worker pool of the parallel phase (timing/parallel.h).
  *
- * One round: the caller publishes (fn, ctx, n), bumps the generation, and
- * takes indices from a shared atomic counter like every worker; the round
- * ends when `done` reaches n. Workers spin on the generation for a short
- * while (rounds come once per simulated cycle, microseconds apart), then
- * sleep on a condition variable, so that idle or descheduled workers do not
- * burn a core that another process needs.
+ * One round: the caller publishes (fn, ctx, n) and bumps the generation.
+ * Thread t (the caller is 0) owns the stripe of indices t, t + T, t + 2T, ...
+ * (T threads) and takes them from a claim word on its own cache line, so a
+ * round costs each thread a few uncontended atomics instead of one contended
+ * one per index (rounds come once per simulated cycle, microseconds apart,
+ * and with one shared counter the cache-line traffic cost as much as the
+ * SMs' work). A thread done with its stripe takes what is left of the
+ * others' (a descheduled worker does not stall the round). The round ends
+ * when the threads' finished counts add up to n. Workers spin on the
+ * generation for a short while, then sleep on a condition variable, so that
+ * idle or descheduled workers do not burn a core that another process needs.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -24,22 +29,28 @@
 /* Polls of the generation before a worker sleeps (a few microseconds). */
 #define SPIN_POLLS 4000u
 
+/*
+ * Thread t's stripe, alone on its cache line. `claim` holds the round number
+ * (24 bits), the round's index count and the next step k of the stripe (20
+ * bits each; the index is t + k * T). A step is taken by a compare-and-swap
+ * of the whole word, so a thread late from an earlier round can never take
+ * one of a later round; fn and ctx sit in the round's parity slot, written
+ * before the words are published. `fin` counts the indices this thread ran.
+ */
+struct stripe {
+    _Atomic uint64_t claim;
+    _Atomic uint32_t fin;
+} __attribute__((aligned(64)));
+
 struct tm_pool {
     uint32_t nthreads;
+    uint32_t round; /* the caller's count of rounds */
     pthread_t *tid;
+    struct stripe *st; /* nthreads of them */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     _Atomic uint64_t gen;      /* round number; workers wait for it to change */
     _Atomic uint32_t sleepers; /* workers asleep on cv */
-    /*
-     * The round's work in one word: round number (24 bits), index count
-     * and next index to take (20 bits each). An index is taken by a
-     * compare-and-swap of the whole word, so a worker late from an earlier
-     * round can never take one of a later round; fn and ctx sit in the
-     * round's parity slot, written before the word is published.
-     */
-    _Atomic uint64_t next;
-    _Atomic uint32_t done; /* indices of this round finished */
     _Atomic int quit;
     _Atomic(tm_pool_fn) fn[2];
     _Atomic(void *) ctx[2];
@@ -47,6 +58,7 @@ struct tm_pool {
 
 #define IDX_BITS 20
 #define IDX_MASK ((UINT64_C(1) << IDX_BITS) - 1)
+#define ROUND_MASK 0xffffffu
 
 static inline void cpu_relax(void)
 {
@@ -55,12 +67,15 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void take(struct tm_pool *p)
+/* Runs what is left of thread q's stripe; `self` is the running thread (its finished count). */
+static void take(struct tm_pool *p, uint32_t q, uint32_t self)
 {
-    uint64_t v = atomic_load_explicit(&p->next, memory_order_acquire);
+    struct stripe *s = &p->st[q];
+    uint64_t v = atomic_load_explicit(&s->claim, memory_order_acquire);
 
     for (;;) {
-        uint32_t i = (uint32_t)(v & IDX_MASK), n = (uint32_t)(v >> IDX_BITS & IDX_MASK);
+        uint32_t k = (uint32_t)(v & IDX_MASK), n = (uint32_t)(v >> IDX_BITS & IDX_MASK);
+        uint64_t i = q + (uint64_t)k * p->nthreads;
         unsigned slot = (unsigned)(v >> (2 * IDX_BITS) & 1);
         tm_pool_fn fn;
         void *ctx;
@@ -69,13 +84,20 @@ static void take(struct tm_pool *p)
             return;
         fn = atomic_load_explicit(&p->fn[slot], memory_order_relaxed);
         ctx = atomic_load_explicit(&p->ctx[slot], memory_order_relaxed);
-        if (!atomic_compare_exchange_weak_explicit(&p->next, &v, v + 1, memory_order_acq_rel,
+        if (!atomic_compare_exchange_weak_explicit(&s->claim, &v, v + 1, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue; /* taken by another, or a new round: v holds the word now */
-        fn(ctx, i);
-        atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
-        v = atomic_load_explicit(&p->next, memory_order_acquire);
+        fn(ctx, (uint32_t)i);
+        atomic_fetch_add_explicit(&p->st[self].fin, 1, memory_order_release);
+        v = atomic_load_explicit(&s->claim, memory_order_acquire);
     }
+}
+
+/* Thread t's part of a round: its own stripe, then what the others left. */
+static void take_all(struct tm_pool *p, uint32_t t)
+{
+    for (uint32_t j = 0; j < p->nthreads; j++)
+        take(p, (t + j) % p->nthreads, t);
 }
 
 static uint64_t wait_round(struct tm_pool *p, uint64_t seen)
@@ -96,16 +118,23 @@ static uint64_t wait_round(struct tm_pool *p, uint64_t seen)
     return g;
 }
 
+struct worker_arg {
+    struct tm_pool *pool;
+    uint32_t t;
+};
+
 static void *worker(void *arg)
 {
-    struct tm_pool *p = arg;
+    struct tm_pool *p = ((struct worker_arg *)arg)->pool;
+    uint32_t t = ((struct worker_arg *)arg)->t;
     uint64_t seen = 0;
 
+    free(arg);
     for (;;) {
         seen = wait_round(p, seen);
         if (atomic_load(&p->quit))
             return NULL;
-        take(p);
+        take_all(p, t);
     }
 }
 
@@ -138,17 +167,31 @@ struct tm_pool *tm_pool_create(uint32_t nthreads)
     if (!p)
         return NULL;
     p->nthreads = nthreads ? nthreads : 1;
+    if (p->nthreads > IDX_MASK)
+        p->nthreads = IDX_MASK;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    if (p->nthreads > 1 && !(p->tid = calloc(p->nthreads - 1, sizeof(*p->tid)))) {
+    p->st = aligned_alloc(64, p->nthreads * sizeof(*p->st));
+    if (!p->st || (p->nthreads > 1 && !(p->tid = calloc(p->nthreads - 1, sizeof(*p->tid))))) {
+        free(p->st);
         free(p);
         return NULL;
     }
-    for (uint32_t i = 0; i + 1 < p->nthreads; i++)
-        if (pthread_create(&p->tid[i], NULL, worker, p)) {
+    for (uint32_t t = 0; t < p->nthreads; t++) {
+        atomic_init(&p->st[t].claim, 0);
+        atomic_init(&p->st[t].fin, 0);
+    }
+    for (uint32_t i = 0; i + 1 < p->nthreads; i++) {
+        struct worker_arg *a = malloc(sizeof(*a));
+
+        if (a)
+            *a = (struct worker_arg){p, i + 1};
+        if (!a || pthread_create(&p->tid[i], NULL, worker, a)) {
+            free(a);
             p->nthreads = i + 1; /* fewer workers: still correct, only slower */
             break;
         }
+    }
     return p;
 }
 
@@ -166,6 +209,7 @@ void tm_pool_destroy(struct tm_pool *p)
     pthread_cond_destroy(&p->cv);
     pthread_mutex_destroy(&p->mu);
     free(p->tid);
+    free(p->st);
     free(p);
 }
 
@@ -174,9 +218,18 @@ uint32_t tm_pool_threads(const struct tm_pool *p)
     return p ? p->nthreads : 1;
 }
 
+static uint32_t finished(struct tm_pool *p)
+{
+    uint32_t sum = 0;
+
+    for (uint32_t t = 0; t < p->nthreads; t++)
+        sum += atomic_load_explicit(&p->st[t].fin, memory_order_acquire);
+    return sum;
+}
+
 void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 {
-    uint64_t round;
+    uint64_t word;
 
     if (!p || p->nthreads < 2 || n < 2 || n > IDX_MASK) {
         for (uint32_t i = 0; i < n; i++)
@@ -184,18 +237,24 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
         return;
     }
     /* the previous round is over: every index taken and finished */
-    round = (atomic_load_explicit(&p->next, memory_order_relaxed) >> (2 * IDX_BITS)) + 1;
-    atomic_store_explicit(&p->fn[round & 1], fn, memory_order_relaxed);
-    atomic_store_explicit(&p->ctx[round & 1], ctx, memory_order_relaxed);
-    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->next, (round & 0xffffff) << (2 * IDX_BITS) | (uint64_t)n << IDX_BITS,
-                          memory_order_release);
+    p->round = (p->round + 1) & ROUND_MASK;
+    atomic_store_explicit(&p->fn[p->round & 1], fn, memory_order_relaxed);
+    atomic_store_explicit(&p->ctx[p->round & 1], ctx, memory_order_relaxed);
+    word = (uint64_t)p->round << (2 * IDX_BITS) | (uint64_t)n << IDX_BITS;
+    /*
+     * Every count is cleared before any stripe opens: a worker late from the
+     * last round may already be taking from stripe 0 of this one.
+     */
+    for (uint32_t t = 0; t < p->nthreads; t++)
+        atomic_store_explicit(&p->st[t].fin, 0, memory_order_relaxed);
+    for (uint32_t t = 0; t < p->nthreads; t++)
+        atomic_store_explicit(&p->st[t].claim, word, memory_order_release);
     atomic_fetch_add(&p->gen, 1); /* sequentially consistent against the sleepers count */
     wake_all(p);
-    take(p);
-    for (uint32_t k = 0; atomic_load_explicit(&p->done, memory_order_acquire) < n; k++) {
+    take_all(p, 0);
+    for (uint32_t k = 0; finished(p) < n; k++) {
         cpu_relax();
-        if (k >= SPIN_POLLS) /* a worker lost its core: let it run */
+        if (k >= SPIN_POLLS) /* a worker lost its core in the middle of an index: let it run */
             sched_yield();
     }
 }
@@ -290,7 +349,18 @@ static void end_one(void *ctx, uint32_t i)
 {
     const struct cycle_ctx *c = ctx;
 
-    tm_sm_cycle_end(c->sm[i]);
+    tm_sm_settle(c->sm[i]); /* not twice: one SM may have settled alone (a CTA launch) */
+}
+
+/* Runs the last part of the SMs' previous cycle where it still waits. */
+void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
+{
+    struct cycle_ctx c = {sm, 0};
+
+    if (!p->pending)
+        return;
+    p->pending = false;
+    tm_pool_run(p->pool, end_one, &c, n);
 }
 
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
@@ -306,11 +376,14 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
     for (uint32_t i = 0; threads && i < n && awake < 2; i++)
         awake += tm_sm_awake(sm[i], now);
     if (awake < 2) { /* one SM or none at work: threads would only cost */
+        tm_par_settle(p, sm, n);
         for (uint32_t i = 0; i < n; i++)
             if ((rc = tm_sm_cycle(sm[i], now)))
                 return rc;
         return 0;
     }
+    /* each SM's begin runs its last cycle's end first (tm_sm_cycle_begin) */
+    p->pending = false;
     tm_pool_run(p->pool, begin_one, &c, n);
     for (uint32_t i = 0; i < n; i++)
         if ((rc = tm_sm_cycle_ordered(sm[i], true))) {
@@ -319,12 +392,17 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
                 tm_sm_cycle_end(sm[j]);
             return rc;
         }
-    tm_pool_run(p->pool, end_one, &c, n);
+    /* the end waits for the next cycle's round, or for tm_par_settle */
+    for (uint32_t i = 0; i < n; i++)
+        tm_sm_cycle_end_later(sm[i]);
+    p->pending = true;
     return 0;
 }
 
 void tm_par_fini(struct tm_par *p)
 {
+    /* the GPU settled its SMs when its loop ended */
+    p->pending = false;
     if (p->pool && p->pid == (long)getpid()) /* a forked child cannot join the parent's workers */
         tm_pool_destroy(p->pool);
     p->pool = NULL;

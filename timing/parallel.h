@@ -45,6 +45,7 @@ struct tm_par {
     uint32_t left; /* windows of stage 2 before the next comparison */
     uint32_t run;  /* stage-2 length: doubles each time parallel loses (a loaded machine) */
     double t0, t_seq;
+    bool pending; /* the SMs' last parallel cycle left its end part for later */
 };
 
 /*
@@ -56,8 +57,16 @@ struct tm_par {
  */
 int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_itable *it,
                   uint32_t threads, bool allowed);
-/* One core cycle of the n SMs, the same as tm_sm_cycle for each in order. */
+/*
+ * One core cycle of the n SMs, the same as tm_sm_cycle for each in order,
+ * except that a parallel cycle leaves each SM's last part (tm_sm_cycle_end)
+ * pending: the next cycle's parallel round runs it, so the SMs are handed
+ * over once per cycle. Between cycles, whoever reads an SM's counters,
+ * caches, warps or CTA slots first calls tm_par_settle (all SMs) or
+ * tm_sm_settle (one).
+ */
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now);
+void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n);
 void tm_par_fini(struct tm_par *p);
 
 #endif

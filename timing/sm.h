@@ -71,6 +71,17 @@ void tm_sm_set_parallel(struct tm_sm *s, bool on);
 int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par);
 int tm_sm_cycle_ordered(struct tm_sm *s, bool par);
 void tm_sm_cycle_end(struct tm_sm *s);
+/*
+ * The last part may wait (tm_sm_cycle_end_later) and run with the next
+ * cycle's first part (tm_sm_cycle_begin runs it first), so that the
+ * parallel stepper hands over once per cycle instead of twice. It touches
+ * only the SM, and nothing between two core cycles reads what it changes
+ * except the SM's own accessors: whoever reads the SM's counters, caches,
+ * warps or CTA slots between cycles calls tm_sm_settle first.
+ */
+void tm_sm_cycle_end_later(struct tm_sm *s);
+void tm_sm_settle(struct tm_sm *s);
+bool tm_sm_end_pending(const struct tm_sm *s);
 /* The SM has CTAs and is not asleep this cycle. */
 bool tm_sm_awake(const struct tm_sm *s, uint64_t now);
 

@@ -194,6 +194,7 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
 {
     struct split_cycle *c = &s->cyc;
 
+    tm_sm_settle(s);
     c->open = false;
     c->ndef = 0;
     c->next_sid = s->prm->nsched;
@@ -229,8 +230,25 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
 
 void tm_sm_cycle_end(struct tm_sm *s)
 {
+    s->cyc.end_pending = false;
     if (!s->cyc.rc && s->cyc.open)
         cycle_tail(s);
+}
+
+void tm_sm_cycle_end_later(struct tm_sm *s)
+{
+    s->cyc.end_pending = true;
+}
+
+void tm_sm_settle(struct tm_sm *s)
+{
+    if (s->cyc.end_pending)
+        tm_sm_cycle_end(s);
+}
+
+bool tm_sm_end_pending(const struct tm_sm *s)
+{
+    return s->cyc.end_pending;
 }
 
 int tm_sm_cycle(struct tm_sm *s, uint64_t now)

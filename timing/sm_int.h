@@ -76,6 +76,7 @@ struct split_cycle {
     uint32_t ndef;
     uint32_t next_sid; /* the first scheduler left for the ordered part */
     int rc;            /* an error of the first part */
+    bool end_pending;  /* tm_sm_cycle_end_later: the last part waits for tm_sm_settle */
 };
 
 /* Stall reasons of the issue stage (timing/sm_issue.c), W_NONE first. */
