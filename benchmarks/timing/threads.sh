@@ -1,8 +1,10 @@
 #!/bin/bash
 # Parallel timing simulation speed (-ptxsim_threads, docs/timing.md "Parallel
 # simulation"), one command for the whole measurement: for a memory-bound program
-# (vecadd_1m.cu), a compute-bound one (sgemm_256.cu) and two workloads at size `paper`
-# (default sgemm and hotspot; needs `make workloads`), runs gtx480 timing at 1, 2 and all
+# (vecadd_1m.cu), a compute-bound one (sgemm_256.cu), a one-CTA kernel (one_cta.cu: one
+# SM busy, where threads must cost nothing) and two workloads at size `paper` (default
+# aes, compute-bound with all 15 SMs full, and hotspot; needs `make workloads`), runs
+# gtx480 timing at 1, 2 and all
 # threads (the processors available) and prints, per run, the simulated cycles, thread
 # instructions, the kernels' wall time and user CPU time, thread instructions and
 # simulated cycles per second of wall time, the speedup over 1 thread and the parallel
@@ -12,7 +14,7 @@
 # Measure on an idle machine: on a loaded one the threads wait for cores, and each run
 # is taken once (REPEAT=n takes the best of n).
 # Environment: PTXSIM, NVCC, srcdir, top_builddir; BENCH_WORKLOADS (default
-# "sgemm hotspot"), BENCH_SIZE (default paper), REPEAT (default 1), THREADS_ALL
+# "aes hotspot"), BENCH_SIZE (default paper), REPEAT (default 1), THREADS_ALL
 # (default: nproc).
 set -u
 here="${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/benchmarks/timing"
@@ -23,10 +25,10 @@ repeat="${REPEAT:-1}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 progs=()
-for p in vecadd_1m sgemm_256; do
+for p in vecadd_1m sgemm_256 one_cta; do
     "$NVCC" -cudart shared -arch=sm_75 -O2 -o "$tmp/$p" "$here/$p.cu" && progs+=("$tmp/$p|$p|")
 done
-for w in ${BENCH_WORKLOADS:-sgemm hotspot}; do
+for w in ${BENCH_WORKLOADS:-aes hotspot}; do
     if [ -x "$bin/$w" ]; then progs+=("$bin/$w|$w.$size|$size"); else
         echo "($w: not built, make workloads)"; fi
 done
