@@ -272,6 +272,8 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 #define RUN_WINDOWS 32u
 #define RUN_WINDOWS_MAX 1024u
 #define PAR_MARGIN 0.9
+/* Cycles stepped sequentially, without looking, once fewer than two SMs hold CTAs. */
+#define SEQ_CYCLES 64u
 
 static double mono_s(void)
 {
@@ -317,6 +319,7 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
         threads = n;
     p->on = allowed && threads > 1;
     p->stage = 0;
+    p->seq_until = 0;
     if (!p->run)
         p->run = RUN_WINDOWS / 2; /* the first loss brings it to RUN_WINDOWS */
     p->t0 = mono_s();
@@ -372,10 +375,19 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 
     if (p->on && p->adaptive && !(now % WINDOW_CYCLES))
         window_edge(p);
-    threads = p->on && (!p->adaptive || p->stage == 1 || (p->stage == 2 && p->fast));
+    threads = p->on && (!p->adaptive || p->stage == 1 || (p->stage == 2 && p->fast)) &&
+              now >= p->seq_until;
     for (uint32_t i = 0; threads && i < n && awake < 2; i++)
         awake += tm_sm_awake(sm[i], now);
     if (awake < 2) { /* one SM or none at work: threads would only cost */
+        uint32_t busy = 0;
+
+        /* With CTAs on fewer than two SMs (a one-CTA kernel, a kernel's tail) that stays so
+         * for a while: do not look again for SEQ_CYCLES. */
+        for (uint32_t i = 0; threads && i < n && busy < 2; i++)
+            busy += tm_sm_ctas(sm[i]) > 0;
+        if (threads && busy < 2)
+            p->seq_until = now + SEQ_CYCLES;
         tm_par_settle(p, sm, n);
         for (uint32_t i = 0; i < n; i++)
             if ((rc = tm_sm_cycle(sm[i], now)))

@@ -45,7 +45,8 @@ struct tm_par {
     uint32_t left; /* windows of stage 2 before the next comparison */
     uint32_t run;  /* stage-2 length: doubles each time parallel loses (a loaded machine) */
     double t0, t_seq;
-    bool pending; /* the SMs' last parallel cycle left its end part for later */
+    bool pending;       /* the SMs' last parallel cycle left its end part for later */
+    uint64_t seq_until; /* fewer than two SMs held CTAs: sequential until this cycle */
 };
 
 /*

@@ -155,7 +155,11 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
         }
         return 0;
     }
+    /* Only an open cycle touches the unit or counts instructions (fold_in: see tm_sm.Lv). */
     c->open = true;
+    tm_ldst_set_par(s->ldst, s->in_par);
+    if (!s->in_par)
+        fold_in(s);
     if (s->nctas)
         s->k.busy_cycles++;
     s->k.warps_resident += s->nwarps_res;
@@ -194,17 +198,16 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
 {
     struct split_cycle *c = &s->cyc;
 
-    tm_sm_settle(s);
+    if (c->end_pending)
+        tm_sm_cycle_end(s);
     c->open = false;
     c->ndef = 0;
     c->next_sid = s->prm->nsched;
     c->sum = (struct tm_cycle_sum){false, false, false};
-    if (!par)
-        fold_in(s);
     s->in_par = par;
-    tm_ldst_set_par(s->ldst, par);
     c->rc = cycle_head(s, now);
-    tm_ldst_set_par(s->ldst, false);
+    if (c->open)
+        tm_ldst_set_par(s->ldst, false);
     s->in_par = false;
     return c->rc;
 }
@@ -214,6 +217,8 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
     struct split_cycle *c = &s->cyc;
     int rc = c->rc;
 
+    if (!c->open) /* asleep or idle: nothing held, nothing deferred, nothing counted */
+        return rc;
     if (par) {
         fold_in(s);
         tm_ldst_settle(s->ldst);
@@ -221,7 +226,7 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
     for (uint32_t i = 0; !rc && i < c->ndef; i++)
         rc = tm_sm_issue_deferred(s, &c->def[i]);
     c->ndef = 0;
-    if (!rc && c->open && c->next_sid < s->prm->nsched)
+    if (!rc && c->next_sid < s->prm->nsched)
         rc = run_schedulers(s, c->next_sid);
     fold_out(s);
     c->rc = rc;
