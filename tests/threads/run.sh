@@ -9,7 +9,8 @@
 # (vecops_ocl), the DYNCTA CTA policy (GPU-wide state read by the SMs), GTO and CCWS warp
 # schedulers (CCWS's point system shared by an SM's schedulers), MRPB's reorder queues,
 # CACP with gCAWS (criticality, branch outcomes), and an L1D policy with GPU-wide state
-# (rrip: the sequential loop by design). The whole suite: THREADS_TEST_ALL=1.
+# (rrip: the sequential loop by design). THREADS_TEST_ALL=1 adds every program of the
+# suite (scripts/check sets it in its plain pass).
 # Environment: PTXSIM, NVCC, top_builddir, srcdir; WORKLOADS_BIN (default
 # $top_builddir/benchmarks/workloads/bin, built here with benchmarks/workloads/build.sh
 # when missing); exits 77 (skip) without nvcc.
@@ -29,8 +30,12 @@ runs=("kmeans|" "sgemm|" "histogram|" "bfs|" "vecops_ocl|"
     "spmv_csr|-o ptxsim_l1d_policy=rrip"
     "spmv_csr|-o ptxsim_l1d_policy=cacp -o gpgpu_scheduler=gcaws")
 if [ "${THREADS_TEST_ALL:-0}" = 1 ]; then
-    runs=()
-    for w in $(ls "$bin" | grep -v workloads.txt); do runs+=("$w|"); done
+    # every program of the suite as well, as build.sh finds them (the policy runs above stay)
+    for d in "$top_src"/benchmarks/workloads/*/; do
+        w=$(basename "$d")
+        [ -f "$d$w.cu" ] && runs+=("$w|")
+        [ -f "$d${w}_ocl.c" ] && runs+=("${w}_ocl|")
+    done
 fi
 names=$(printf '%s\n' "${runs[@]}" | cut -d'|' -f1 | sort -u)
 missing=""
