@@ -88,6 +88,11 @@ fi
 
 # sig NAME SIGNAL STATUS WHAT REASON-PATTERN PTXSIM-RUN-ARGS... (PROG: the program)
 prog_of_sig="$prog"
+# A harness that started this script in the background without job control (or under
+# nohup-like wrappers) hands SIGINT down ignored, and ptxsim rightly leaves an ignored
+# signal alone: reset it for the program (coreutils env >= 8.31), as a terminal would have.
+dflt=()
+env --default-signal=INT true 2>/dev/null && dflt=(env --default-signal=INT)
 sig() {
     local name=$1 signal=$2 want=$3 what=$4 reason=$5 pid rc i
     shift 5
@@ -95,8 +100,8 @@ sig() {
     # `ptxsim run` execs the program, so $! is the program itself. Job control on (set -m):
     # otherwise a background job starts with SIGINT ignored.
     set -m
-    "$PTXSIM" run -o ptxsim_print_stats=0 --stats "$tmp/s.json" "$@" -- "$prog_of_sig" "$what" \
-        >"$tmp/out" 2>"$tmp/err" &
+    "${dflt[@]}" "$PTXSIM" run -o ptxsim_print_stats=0 --stats "$tmp/s.json" "$@" -- \
+        "$prog_of_sig" "$what" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     set +m
     for i in $(seq 1 300); do
