@@ -81,7 +81,6 @@ void tm_sm_cycle_end(struct tm_sm *s);
  */
 void tm_sm_cycle_end_later(struct tm_sm *s);
 void tm_sm_settle(struct tm_sm *s);
-bool tm_sm_end_pending(const struct tm_sm *s);
 /* The SM has CTAs and is not asleep this cycle. */
 bool tm_sm_awake(const struct tm_sm *s, uint64_t now);
 

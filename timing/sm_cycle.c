@@ -251,11 +251,6 @@ void tm_sm_settle(struct tm_sm *s)
         tm_sm_cycle_end(s);
 }
 
-bool tm_sm_end_pending(const struct tm_sm *s)
-{
-    return s->cyc.end_pending;
-}
-
 int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 {
     int rc;
