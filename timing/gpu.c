@@ -267,8 +267,10 @@ static void write_policy_traces(const struct tm_gpu *g)
 
 void tm_gpu_host_copy(struct tm_gpu *g, uint64_t addr, uint64_t bytes)
 {
-    if (g->prm.perf_sim_memcpy && bytes)
+    if (g->prm.perf_sim_memcpy && bytes) {
+        tm_par_settle_side(&g->par); /* (the loop settles when it returns: no tick waits) */
         mem_system_warm_l2(g->ms, addr, bytes);
+    }
 }
 
 void tm_gpu_destroy(struct tm_gpu *g)
@@ -387,6 +389,7 @@ static int watchdog(struct tm_gpu *g, struct tm_kernel *r)
     }
     if (!p->deadlock_detect || (g->core_now & 1023))
         return 0;
+    tm_par_settle_side(&g->par);
     for (uint32_t i = 0; i < p->nsm; i++)
         issued += tm_sm_issued(g->sm[i]);
     if (issued != g->last_issued || mem_system_busy(g->ms)) {
@@ -426,7 +429,42 @@ static int core_cycle(struct tm_gpu *g)
     return watchdog(g, r);
 }
 
-/* The clocked loop; the SMs are settled (no part of a cycle pending) when it returns. */
+/* Runs the L2 and DRAM ticks the loop passed (tm_par_defer: a task beside the SMs). */
+static void run_mem_ticks(void *ctx)
+{
+    struct tm_gpu *g = ctx;
+
+    for (uint32_t i = 0; i < g->nmem_ticks; i++) {
+        if (g->mem_ticks[i] == D_L2) {
+            mem_system_l2_cycle(g->ms);
+        } else {
+            g->dram_now++;
+            mem_system_dram_cycle(g->ms);
+        }
+    }
+    g->nmem_ticks = 0;
+}
+
+/*
+ * An L2 or DRAM tick waits for the next core cycle's parallel round, where
+ * it runs beside the SMs: the L2 slices and DRAM channels touch only their
+ * own queues, the interconnect's inputs they push replies into and outputs
+ * they pop requests from, none of which an SM's cycle reads or writes (an
+ * SM pops its own reply port and checks its own request input). Whatever
+ * reads the memory system first (the interconnect's tick, kernel reaping,
+ * the watchdog, statistics) settles them, so every result is that of
+ * running them at their edge.
+ */
+static void mem_tick(struct tm_gpu *g, uint8_t d)
+{
+    if (g->nmem_ticks == sizeof(g->mem_ticks))
+        tm_par_settle_side(&g->par);
+    g->mem_ticks[g->nmem_ticks++] = d;
+    if (g->nmem_ticks == 1)
+        tm_par_defer(&g->par, run_mem_ticks, g);
+}
+
+/* The clocked loop; the SMs and the memory system are settled when it returns. */
 static int run_loop(struct tm_gpu *g, struct tm_kernel *k)
 {
     int rc;
@@ -439,14 +477,14 @@ static int run_loop(struct tm_gpu *g, struct tm_kernel *k)
                 t = g->t_fs[d];
         if (g->t_fs[D_CORE] == t && (rc = core_cycle(g)))
             return rc;
-        if (g->t_fs[D_ICNT] == t)
+        if (g->t_fs[D_ICNT] == t) {
+            tm_par_settle_side(&g->par);
             mem_system_icnt_cycle(g->ms);
-        if (g->t_fs[D_L2] == t)
-            mem_system_l2_cycle(g->ms);
-        if (g->t_fs[D_DRAM] == t) {
-            g->dram_now++;
-            mem_system_dram_cycle(g->ms);
         }
+        if (g->t_fs[D_L2] == t)
+            mem_tick(g, D_L2);
+        if (g->t_fs[D_DRAM] == t)
+            mem_tick(g, D_DRAM);
         for (int d = 0; d < D_COUNT; d++)
             if (g->t_fs[d] == t)
                 g->t_fs[d] += g->period_fs[d];

@@ -46,6 +46,12 @@ struct tm_gpu {
     struct tm_stats last, total;
     bool check_only;   /* built by tm_gpu_check: writes no file */
     struct tm_par par; /* -ptxsim_threads (timing/parallel.c) */
+    /*
+     * L2 and DRAM ticks the clocked loop has passed and not yet run, in
+     * order (gpu.c run_loop): they run beside the next core cycle's SMs.
+     */
+    uint8_t mem_ticks[16];
+    uint32_t nmem_ticks;
     /* Kernels in flight (kernels.c): -gpgpu_max_concurrent_kernel slots. */
     struct tm_kernel **slot;
     uint32_t nslots, last_slot;             /* last_slot: GPGPU-Sim's m_last_issued_kernel */

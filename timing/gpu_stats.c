@@ -5,6 +5,7 @@
  * runs the machine, so the kernel table (kernels.c) and the clocked loop
  * (gpu.c) may both call it without a circle.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ void tm_gpu_gather(const struct tm_gpu *g, struct tm_counters *c)
 {
     uint64_t lat_max = 0;
 
+    assert(!g->nmem_ticks); /* the memory system is settled (tm_par_settle_side) */
     memset(c, 0, sizeof(*c));
     c->cycles = g->core_now;
     c->dram_cycles = g->dram_now;

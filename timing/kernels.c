@@ -227,14 +227,17 @@ void tm_kernels_retire(struct tm_gpu *g, struct tm_kernel *k, int rc)
             g->slot[i] = NULL;
 }
 
-static bool finished(const struct tm_gpu *g, const struct tm_kernel *k)
+static bool finished(struct tm_gpu *g, const struct tm_kernel *k)
 {
     if (k->next_cta < k->issue_end)
         return false;
     for (uint32_t i = 0; i < g->prm.nsm; i++)
         if (g->bound[i] == k && !tm_sm_idle(g->sm[i]))
             return false;
-    return tm_gpu_in_flight(g) > 1 || !mem_system_busy(g->ms);
+    if (tm_gpu_in_flight(g) > 1)
+        return true;
+    tm_par_settle_side(&g->par); /* the L2 and DRAM ticks the loop passed (gpu.c) */
+    return !mem_system_busy(g->ms);
 }
 
 bool tm_kernels_reap(struct tm_gpu *g, struct tm_kernel *k)
@@ -347,6 +350,7 @@ int tm_gpu_submit(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
         }
     if (g->cs->on_kernel)
         g->cs->on_kernel(g->cs_st, k->occ.max);
+    tm_par_settle_side(&g->par);
     tm_gpu_gather(g, &k->before);
     k->start_cycle = g->core_now;
     g->slot[free_slot] = k;

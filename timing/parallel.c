@@ -339,13 +339,36 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
 struct cycle_ctx {
     struct tm_sm **sm;
     uint64_t now;
+    void (*side)(void *ctx); /* index 0 when set, the SMs from 1 */
+    void *side_ctx;
 };
 
 static void begin_one(void *ctx, uint32_t i)
 {
     const struct cycle_ctx *c = ctx;
 
+    if (c->side && !i--) {
+        c->side(c->side_ctx);
+        return;
+    }
     tm_sm_cycle_begin(c->sm[i], c->now, true);
+}
+
+void tm_par_settle_side(struct tm_par *p)
+{
+    void (*fn)(void *) = p->side;
+
+    if (!fn)
+        return;
+    p->side = NULL;
+    fn(p->side_ctx);
+}
+
+void tm_par_defer(struct tm_par *p, void (*fn)(void *ctx), void *ctx)
+{
+    tm_par_settle_side(p);
+    p->side = fn;
+    p->side_ctx = ctx;
 }
 
 static void end_one(void *ctx, uint32_t i)
@@ -358,8 +381,9 @@ static void end_one(void *ctx, uint32_t i)
 /* Runs the last part of the SMs' previous cycle where it still waits. */
 void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 {
-    struct cycle_ctx c = {sm, 0};
+    struct cycle_ctx c = {sm, 0, NULL, NULL};
 
+    tm_par_settle_side(p);
     if (!p->pending)
         return;
     p->pending = false;
@@ -368,7 +392,7 @@ void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
-    struct cycle_ctx c = {sm, now};
+    struct cycle_ctx c = {sm, now, NULL, NULL};
     uint32_t awake = 0;
     bool threads;
     int rc;
@@ -394,9 +418,13 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
                 return rc;
         return 0;
     }
-    /* each SM's begin runs its last cycle's end first (tm_sm_cycle_begin) */
+    /* each SM's begin runs its last cycle's end first (tm_sm_cycle_begin); the side work
+     * goes first, its thread then taking SMs like any other */
     p->pending = false;
-    tm_pool_run(p->pool, begin_one, &c, n);
+    c.side = p->side;
+    c.side_ctx = p->side_ctx;
+    p->side = NULL;
+    tm_pool_run(p->pool, begin_one, &c, n + (c.side != NULL));
     for (uint32_t i = 0; i < n; i++)
         if ((rc = tm_sm_cycle_ordered(sm[i], true))) {
             /* as sequentially: the SMs before it finish the cycle, those after never ran */

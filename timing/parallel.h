@@ -47,6 +47,9 @@ struct tm_par {
     double t0, t_seq;
     bool pending;       /* the SMs' last parallel cycle left its end part for later */
     uint64_t seq_until; /* fewer than two SMs held CTAs: sequential until this cycle */
+    /* Work beside the SMs (tm_par_defer): runs in the next cycle's round or at a settle. */
+    void (*side)(void *ctx);
+    void *side_ctx;
 };
 
 /*
@@ -68,6 +71,15 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
  */
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now);
 void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n);
+/*
+ * Side work that touches nothing an SM's cycle reads or writes (the memory
+ * partitions behind the interconnect: timing/gpu.c): fn(ctx) runs as one
+ * more task of the next tm_par_cycle's round, beside the SMs, or at
+ * tm_par_settle_side / tm_par_settle, whichever comes first. At most one is
+ * pending; deferring another runs the first now.
+ */
+void tm_par_defer(struct tm_par *p, void (*fn)(void *ctx), void *ctx);
+void tm_par_settle_side(struct tm_par *p);
 void tm_par_fini(struct tm_par *p);
 
 #endif
