@@ -259,8 +259,8 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
 /* Warp h may fetch: resident, running, and its I-buffer empty with no fetch outstanding. */
 static bool wants_fetch(const struct hwarp *h)
 {
-    return h->w && !h->exited && !h->ib.n && !h->ib.fetching && h->w->state != ISA_WARP_DONE &&
-           h->w->sp;
+    return h->w && !h->exited && !h->ib.n && !h->ib.fetching && h->state != ISA_WARP_DONE &&
+           h->cur_in_pc;
 }
 
 /*
@@ -318,7 +318,7 @@ uint64_t tm_sm_issued(const struct tm_sm *s)
 struct isa_warp *tm_sm_barrier_warp(const struct tm_sm *s)
 {
     for (uint32_t i = 0; i < s->prm->max_warps; i++)
-        if (s->wp[i].w && s->wp[i].w->state == ISA_WARP_BARRIER)
+        if (s->wp[i].w && s->wp[i].state == ISA_WARP_BARRIER)
             return s->wp[i].w;
     for (uint32_t i = 0; i < s->prm->max_warps; i++)
         if (s->wp[i].w && !s->wp[i].exited)

@@ -46,7 +46,7 @@ static uint64_t wake_time(struct tm_sm *s)
     for (uint32_t slot = 0; slot < s->slots_hi; slot++) {
         struct hwarp *h = &s->wp[slot];
 
-        if (!h->w || h->exited || h->w->state != ISA_WARP_READY)
+        if (!h->w || h->exited || h->state != ISA_WARP_READY)
             continue;
         if ((wake = warp_wake(s, h, wake)) == now + 1)
             return wake;

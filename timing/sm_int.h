@@ -33,6 +33,8 @@ struct hwarp {
      */
     uint32_t cur_fidx, cur_pc;
     bool cur_in_fn, cur_in_pc;
+    /* The warp's state (ISA_WARP_*), copied likewise, and after a barrier wakes its CTA. */
+    uint8_t state;
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
@@ -184,6 +186,7 @@ static inline void tm_sm_pc_sync(struct hwarp *h)
     h->cur_in_pc = w->sp > 0;
     h->cur_fidx = h->cur_in_fn ? w->fr[w->nfr - 1].fidx : 0;
     h->cur_pc = h->cur_in_pc ? w->st[w->sp - 1].pc : 0;
+    h->state = w->state;
 }
 
 /* sm.c: instruction fetch for one warp a cycle; true if a fetch went out. */

@@ -57,7 +57,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
 {
     enum tm_sb_wait wait;
 
-    if (h->w->state != ISA_WARP_READY)
+    if (h->state != ISA_WARP_READY)
         return W_SYNC;
     if (!h->ib.n || h->ib.fetching || h->ib.ready > s->now) {
         if (h->ib.n && !h->ib.fetching)
@@ -174,6 +174,14 @@ static void warp_exited(struct tm_sm *s, uint32_t slot)
         tm_sm_warp_free(s, slot);
 }
 
+/* A barrier woke warps of CTA c: their copied states (hwarp.state) follow. */
+static void cta_states_sync(struct tm_sm *s, const struct cta *c)
+{
+    for (uint32_t slot = 0; slot < s->slots_hi; slot++)
+        if (s->wp[slot].cta == c)
+            s->wp[slot].state = s->wp[slot].w->state;
+}
+
 static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
 {
     struct hwarp *h = &s->wp[slot];
@@ -214,8 +222,8 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     if (w->state == ISA_WARP_BARRIER)
         tm_sm_event(s, POL_WARP_BARRIER, slot);
     /* bar.arrive does not wait but may complete a barrier others wait at. */
-    if (ii->is_bar)
-        isa_cta_release_barriers(&h->cta->c);
+    if (ii->is_bar && isa_cta_release_barriers(&h->cta->c))
+        cta_states_sync(s, h->cta);
     tm_ibuf_advance(&h->ib, w, ii->is_ctrl);
     if (w->state == ISA_WARP_DONE)
         warp_exited(s, slot);
@@ -229,7 +237,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->slot = slot;
     v->valid = h->w && !h->exited;
     v->ready = ready;
-    v->at_barrier = h->w && h->w->state == ISA_WARP_BARRIER;
+    v->at_barrier = h->w && h->state == ISA_WARP_BARRIER;
     v->long_wait = h->w && long_wait(s, h);
     v->age = h->age;
     v->cta = h->cta ? (uint32_t)s->slot_cta[slot] : 0; /* its index, kept by warp_enter */
@@ -302,7 +310,7 @@ static uint32_t fill_views(struct tm_sm *s, uint32_t sid, struct tm_cycle_sum *s
         if (!h->w || h->exited)
             continue;
         fill_view(s, slot, &s->views[nv],
-                  tm_ibuf_ready(&h->ib, s->now) && h->w->state == ISA_WARP_READY);
+                  tm_ibuf_ready(&h->ib, s->now) && h->state == ISA_WARP_READY);
         if (h->ib.n && !h->ib.fetching)
             rec_until(r, s->now, h->ib.ready);
         if (s->views[nv].long_wait)
