@@ -19,7 +19,8 @@
 /* -ptxsim_sample (timing/sample.c): off unless on is set. */
 struct tm_sample_spec {
     bool on;
-    uint32_t window;  /* completed CTAs per window; 0 = one wave (SMs x CTAs per SM) */
+    uint32_t window;  /* completed CTAs per window; 0 = `waves` waves (SMs x CTAs per SM) */
+    double waves;     /* window=0: waves per window */
     uint32_t k;       /* consecutive windows that must agree */
     uint32_t warmup;  /* windows discarded before the criterion looks */
     double tol;       /* each window's IPC within tol (relative) of the k windows' mean */

@@ -16,6 +16,7 @@ static void spec_default(struct tm_sample_spec *sp)
 {
     memset(sp, 0, sizeof(*sp));
     sp->window = 0;
+    sp->waves = 1;
     sp->k = 3;
     sp->warmup = 1;
     sp->tol = 0.05;
@@ -27,7 +28,7 @@ static int bad(struct ps_err *err, const char *s, const char *why, const char *i
 {
     return ps_err_set(err, PS_EINVAL,
                       "-ptxsim_sample '%.96s': %s '%.64s' (expected off, on, or a comma-separated "
-                      "list of window=N, k=N, tol=F, mtol=F, warmup=N, min_waves=F; "
+                      "list of window=N, waves=F, k=N, tol=F, mtol=F, warmup=N, min_waves=F; "
                       "docs/timing.md \"Sampled simulation\")",
                       s, why, item);
 }
@@ -55,7 +56,8 @@ static int set_key(struct tm_sample_spec *sp, const char *s, char *item, struct 
         bool integer;
     } keys[] = {{"window", 0, 1e9, true},  {"k", 2, TM_SAMPLE_MAX_K, true},
                 {"tol", 1e-6, 1, false},   {"mtol", 0, 1, false},
-                {"warmup", 0, 1000, true}, {"min_waves", 1, 1e6, false}};
+                {"warmup", 0, 1000, true}, {"min_waves", 1, 1e6, false},
+                {"waves", 0.1, 1000, false}};
     char *eq = strchr(item, '=');
     double v;
 
@@ -79,8 +81,10 @@ static int set_key(struct tm_sample_spec *sp, const char *s, char *item, struct 
             sp->mtol = v;
         else if (i == 4)
             sp->warmup = (uint32_t)v;
-        else
+        else if (i == 5)
             sp->min_waves = v;
+        else
+            sp->waves = v;
         return 0;
     }
     *eq = '=';

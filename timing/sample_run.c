@@ -11,6 +11,7 @@
  * Everything here runs in the sequential part of the cycle, so the decisions
  * are the same for every -ptxsim_threads.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,13 +40,15 @@ int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k)
     const struct tm_sample_spec *sp = &g->prm.sample;
     struct tm_sampler *s = &k->smp;
     uint64_t wave = (uint64_t)g->prm.nsm * k->occ.max;
+    double w;
 
     memset(s, 0, sizeof(*s));
     if (!sp->on || (double)k->nctas <= sp->min_waves * (double)wave)
         return 0;
     if (!(s->snap = calloc(sp->k, sizeof(*s->snap))))
         return ps_err_set(&k->err, PS_ENOMEM, "out of memory");
-    s->window = sp->window ? sp->window : (uint32_t)(wave < UINT32_MAX ? wave : UINT32_MAX);
+    w = ceil(sp->waves * (double)wave);
+    s->window = sp->window ? sp->window : w < UINT32_MAX ? (uint32_t)w : UINT32_MAX;
     s->armed = true;
     g->sampling++;
     return 0;

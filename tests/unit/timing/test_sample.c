@@ -47,6 +47,10 @@ static void test_spec(void **state)
     assert_int_equal(sp.warmup, 2);
     assert_true(fabs(sp.tol - 0.1) < 1e-12 && fabs(sp.mtol - 0.02) < 1e-12);
     assert_true(fabs(sp.min_waves - 3) < 1e-12);
+    assert_int_equal(tm_sample_spec_parse("on,waves=2.5", &sp, &err), 0);
+    assert_true(fabs(sp.waves - 2.5) < 1e-12);
+    assert_int_equal(sp.window, 0);
+    assert_int_equal(tm_sample_spec_parse("waves=0", &sp, &err), PS_EINVAL);
     /* Bad values name the option and the item. */
     assert_int_equal(tm_sample_spec_parse("k=1", &sp, &err), PS_EINVAL);
     assert_non_null(strstr(err.msg, "-ptxsim_sample"));
