@@ -45,10 +45,18 @@ int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k)
     memset(s, 0, sizeof(*s));
     if (!sp->on || (double)k->nctas <= sp->min_waves * (double)wave)
         return 0;
+    w = sp->window ? (double)sp->window : ceil(sp->waves * (double)wave);
+    /*
+     * The criterion looks after warmup + k windows and needs a window still
+     * to issue: a smaller kernel can never converge, and an armed kernel
+     * settles the SMs every cycle (tm_kernels_issue), which costs the
+     * parallel stepper its fused rounds.
+     */
+    if ((double)k->nctas < (double)(sp->warmup + sp->k + 1) * w)
+        return 0;
     if (!(s->snap = calloc(sp->k, sizeof(*s->snap))))
         return ps_err_set(&k->err, PS_ENOMEM, "out of memory");
-    w = ceil(sp->waves * (double)wave);
-    s->window = sp->window ? sp->window : w < UINT32_MAX ? (uint32_t)w : UINT32_MAX;
+    s->window = w < UINT32_MAX ? (uint32_t)w : UINT32_MAX;
     s->armed = true;
     g->sampling++;
     return 0;

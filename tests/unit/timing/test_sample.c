@@ -294,6 +294,14 @@ static void test_machine(void **state)
     run_spin("ptxsim_sample=window=40,min_waves=10\n", &s2);
     assert_int_equal(s2.sampled.kernels, 0);
     assert_int_equal(s2.c.cycles, full.c.cycles);
+    /* Nor when warm-up, k windows and one more cannot fit (5 x 150 CTAs > 720): the
+     * statistics are the full run's. */
+    run_spin("ptxsim_sample=window=150,tol=0.5,mtol=1\n", &s2);
+    assert_int_equal(s2.sampled.kernels, 0);
+    assert_int_equal(s2.c.cycles, full.c.cycles);
+    /* 5 x 100 CTAs plus the 120 in flight fit: with loose tolerances it is sampled. */
+    run_spin("ptxsim_sample=window=100,tol=0.5,mtol=1\n", &s2);
+    assert_int_equal(s2.sampled.kernels, 1);
 }
 
 /*
