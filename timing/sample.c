@@ -16,7 +16,7 @@ static void spec_default(struct tm_sample_spec *sp)
 {
     memset(sp, 0, sizeof(*sp));
     sp->window = 0;
-    sp->waves = 1;
+    sp->waves = 2;
     sp->k = 3;
     sp->warmup = 1;
     sp->tol = 0.05;

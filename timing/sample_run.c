@@ -47,12 +47,12 @@ int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k)
         return 0;
     w = sp->window ? (double)sp->window : ceil(sp->waves * (double)wave);
     /*
-     * The criterion looks after warmup + k windows and needs a window still
-     * to issue: a smaller kernel can never converge, and an armed kernel
-     * settles the SMs every cycle (tm_kernels_issue), which costs the
-     * parallel stepper its fused rounds.
+     * The criterion looks after warmup + k windows, with a wave in flight,
+     * and needs a window still to issue: a smaller kernel cannot converge
+     * in the steady state, and an armed kernel settles the SMs every cycle
+     * (tm_kernels_issue), which costs the parallel stepper its fused rounds.
      */
-    if ((double)k->nctas < (double)(sp->warmup + sp->k + 1) * w)
+    if ((double)k->nctas < (double)(sp->warmup + sp->k + 1) * w + (double)wave)
         return 0;
     if (!(s->snap = calloc(sp->k, sizeof(*s->snap))))
         return ps_err_set(&k->err, PS_ENOMEM, "out of memory");

@@ -38,6 +38,7 @@ static void test_spec(void **state)
     assert_true(sp.on);
     assert_int_equal(sp.k, 3);
     assert_int_equal(sp.window, 0);
+    assert_true(fabs(sp.waves - 2) < 1e-12);
     assert_int_equal(
         tm_sample_spec_parse("on,window=40,k=5,tol=0.1,mtol=0.02,warmup=2,min_waves=3", &sp, &err),
         0);
@@ -294,8 +295,8 @@ static void test_machine(void **state)
     run_spin("ptxsim_sample=window=40,min_waves=10\n", &s2);
     assert_int_equal(s2.sampled.kernels, 0);
     assert_int_equal(s2.c.cycles, full.c.cycles);
-    /* Nor when warm-up, k windows and one more cannot fit (5 x 150 CTAs > 720): the
-     * statistics are the full run's. */
+    /* Nor when warm-up, k windows, one more and a wave in flight cannot fit
+     * (5 x 150 + 120 CTAs > 720): the statistics are the full run's. */
     run_spin("ptxsim_sample=window=150,tol=0.5,mtol=1\n", &s2);
     assert_int_equal(s2.sampled.kernels, 0);
     assert_int_equal(s2.c.cycles, full.c.cycles);
