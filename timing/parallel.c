@@ -393,7 +393,7 @@ void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
     struct cycle_ctx c = {sm, now, NULL, NULL};
-    uint32_t awake = 0;
+    uint32_t awake = 0, busy = 0;
     bool threads;
     int rc;
 
@@ -403,15 +403,17 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
               now >= p->seq_until;
     for (uint32_t i = 0; threads && i < n && awake < 2; i++)
         awake += tm_sm_awake(sm[i], now);
-    if (awake < 2) { /* one SM or none at work: threads would only cost */
-        uint32_t busy = 0;
-
+    if (awake < 2) {
         /* With CTAs on fewer than two SMs (a one-CTA kernel, a kernel's tail) that stays so
          * for a while: do not look again for SEQ_CYCLES. */
         for (uint32_t i = 0; threads && i < n && busy < 2; i++)
             busy += tm_sm_ctas(sm[i]) > 0;
         if (threads && busy < 2)
             p->seq_until = now + SEQ_CYCLES;
+    }
+    /* One SM or none at work: threads would only cost, unless the others hold CTAs but
+     * sleep on memory and the partitions' ticks (the side task) can run beside the one. */
+    if (awake < 2 && !(threads && busy >= 2 && awake == 1 && p->side)) {
         tm_par_settle(p, sm, n);
         for (uint32_t i = 0; i < n; i++)
             if ((rc = tm_sm_cycle(sm[i], now)))

@@ -76,6 +76,31 @@ static void test_four_threads(void **state)
     run_rounds(4, 1000);
 }
 
+static void count_side(void *ctx)
+{
+    (*(int *)ctx)++;
+}
+
+/* Side work runs once: at the next settle, or first when another is deferred. */
+static void test_side(void **state)
+{
+    struct tm_par p;
+    int a = 0, b = 0;
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    tm_par_settle_side(&p); /* nothing pending: nothing runs */
+    tm_par_defer(&p, count_side, &a);
+    assert_int_equal(a, 0);
+    tm_par_defer(&p, count_side, &b); /* the first runs now */
+    assert_int_equal(a, 1);
+    assert_int_equal(b, 0);
+    tm_par_settle(&p, NULL, 0); /* a settle runs the side work too */
+    assert_int_equal(b, 1);
+    tm_par_settle_side(&p);
+    assert_int_equal(a + b, 2);
+}
+
 static void test_cpus(void **state)
 {
     (void)state;
@@ -90,6 +115,7 @@ int main(void)
         cmocka_unit_test(test_one_thread_in_order),
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_four_threads),
+        cmocka_unit_test(test_side),
         cmocka_unit_test(test_cpus),
     };
 
