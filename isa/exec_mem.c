@@ -191,10 +191,38 @@ int x_read_generic(struct xctx *x, uint32_t lane, uint64_t addr, void *buf, uint
     return 0;
 }
 
-static uint64_t extend(uint64_t v, enum isa_type t, unsigned dst_bits)
+/*
+ * The size (1, 2, 4 or at most 8) bytes at p, zero-extended. A load of the
+ * same width: copying a narrower value into a zeroed 64-bit word and then
+ * reading the word back defeats the processor's store forwarding, which
+ * cost more than the rest of a load instruction.
+ */
+static uint64_t load_bytes(const uint8_t *p, uint32_t size)
 {
-    const struct isa_type_info *ti = isa_type_info(t);
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    uint64_t d = 0;
 
+    switch (size) {
+    case 1:
+        b = *p;
+        return b;
+    case 2:
+        memcpy(&h, p, 2);
+        return h;
+    case 4:
+        memcpy(&w, p, 4);
+        return w;
+    default:
+        memcpy(&d, p, size > 8 ? 8 : size);
+        return d;
+    }
+}
+
+/* v, loaded as type ti, widened (sign-extended for signed types) to dst_bits. */
+static uint64_t extend(uint64_t v, const struct isa_type_info *ti, unsigned dst_bits)
+{
     if (ti->kind == ISA_TK_SINT && ti->bits < 64 && (v >> (ti->bits - 1) & 1))
         v |= ~width_mask(ti->bits);
     return v & width_mask(dst_bits);
@@ -228,6 +256,7 @@ static int exec_ld(struct xctx *x)
 {
     const struct isa_operand *d = &x->ops[0];
     enum isa_type t = (enum isa_type)x->in->types[0];
+    const struct isa_type_info *ti = isa_type_info(t); /* once, not per lane */
     uint32_t size = isa_type_size(t), n = x->in->vec ? x->in->vec : 1;
     uint64_t addr[ISA_WARP_SIZE], val[ISA_WARP_SIZE];
     uint8_t space;
@@ -243,15 +272,13 @@ static int exec_ld(struct xctx *x)
 
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
             uint8_t *p;
-            uint64_t v = 0;
 
             if (!(x->exec >> l & 1))
                 continue;
             p = lane_ptr(x, l, space, addr[l] + i * size, i ? size : size * n, false, &rc);
             if (!p)
                 return rc;
-            memcpy(&v, p, size > 8 ? 8 : size);
-            val[l] = extend(v, t, bits);
+            val[l] = extend(load_bytes(p, size), ti, bits);
         }
         x_write(x, e, x->exec, val);
     }
@@ -402,14 +429,14 @@ static int exec_atom(struct xctx *x)
     record(x, space, size, true, addr);
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
         uint8_t *p;
-        uint64_t v = 0, nv;
+        uint64_t v, nv;
 
         if (!(x->exec >> l & 1))
             continue;
         p = lane_ptr(x, l, space, addr[l], size, true, &rc);
         if (!p)
             return rc;
-        memcpy(&v, p, size);
+        v = load_bytes(p, size);
         nv = atom_apply(x->in, v, b[l], c[l]);
         memcpy(p, &nv, size);
         old[l] = v;
@@ -483,7 +510,7 @@ static int exec_isspacep(struct xctx *x)
 
 int x_exec_mem(struct xctx *x)
 {
-    uint64_t zero[ISA_WARP_SIZE] = {0};
+    static const uint64_t zero[ISA_WARP_SIZE]; /* not a local: zeroing it cost every load */
 
     switch (x->in->op) {
     case ISA_OP_LD:
