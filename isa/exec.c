@@ -137,7 +137,7 @@ static uint32_t guard_mask(const struct xctx *x)
     return x->in->guard_neg ? ~m : m;
 }
 
-int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
+static int step(struct isa_warp *w, struct isa_step_info *info, bool plain_only)
 {
     struct xctx x;
     const struct isa_simt *top;
@@ -145,7 +145,7 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     int rc;
 
     if (w->state != ISA_WARP_READY || !w->sp)
-        return 0;
+        return plain_only ? ISA_STEP_NOT_PLAIN : 0;
     top = &w->st[w->sp - 1];
     x.w = w;
     x.L = w->cta->L;
@@ -155,15 +155,21 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     x.f = x.fi->f;
     x.pc = top->pc;
     if (x.pc >= x.f->ninstrs)
-        return isa_fault(w, 0, PS_EFAULT, 0, "execution ran past the end of '%s'", x.f->name);
+        return plain_only
+                   ? ISA_STEP_NOT_PLAIN
+                   : isa_fault(w, 0, PS_EFAULT, 0, "execution ran past the end of '%s'", x.f->name);
     x.in = &x.f->instrs[x.pc];
     x.ops = &x.f->ops[x.in->first_op];
     x.active = top->mask & w->live;
     x.exec = x.active & guard_mask(&x);
     x.info = info;
+    x.plain_only = plain_only;
     x.hit_lo = x.hit_hi = 0;
     x.hit_data = NULL;
     op = (enum isa_op)x.in->op;
+    if (plain_only && (x.fi->cls[x.pc] != ISA_X_MEM || (op != ISA_OP_LD && op != ISA_OP_LDU) ||
+                       x.in->space != ISA_SPACE_GLOBAL))
+        return ISA_STEP_NOT_PLAIN;
     w->insts++;
     x.L->warp_insts++;
     /* Lanes the guard predicate turns off do not count (as GPGPU-Sim's gpu_sim_insn). */
@@ -174,11 +180,21 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
         info->pc = x.pc;
         info->active = x.exec;
         info->in = x.in;
+        info->sp0 = w->sp;
+        info->top0 = *top;
     }
     switch (x.fi->cls[x.pc]) {
     case ISA_X_ALU: rc = exec_alu(&x); break;
     case ISA_X_MOV: rc = exec_mov(&x); break;
-    case ISA_X_MEM: rc = x_exec_mem(&x); break;
+    case ISA_X_MEM:
+        rc = x_exec_mem(&x);
+        if (rc == ISA_STEP_NOT_PLAIN) { /* refused before any register changed */
+            w->insts--;
+            x.L->warp_insts--;
+            x.L->thread_insts -= (uint64_t)__builtin_popcount(x.exec);
+            return rc;
+        }
+        break;
     case ISA_X_TEX: rc = x_exec_tex(&x); break;
     case ISA_X_SYNC: rc = x_exec_sync(&x); break;
     case ISA_X_CTRL: return x_exec_ctrl(&x);
@@ -190,4 +206,14 @@ int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
     if (rc || w->state != ISA_WARP_READY)
         return rc;
     return x_advance(&x);
+}
+
+int isa_warp_step(struct isa_warp *w, struct isa_step_info *info)
+{
+    return step(w, info, false);
+}
+
+int isa_warp_step_plain(struct isa_warp *w, struct isa_step_info *info)
+{
+    return step(w, info, true);
 }

@@ -25,6 +25,7 @@ struct xctx {
     uint32_t active; /* SIMT mask of live lanes */
     uint32_t exec;   /* active and guard true */
     struct isa_step_info *info;
+    bool plain_only; /* isa_warp_step_plain: anything but a plain global read is refused */
     /* Last global allocation hit, so a warp's lanes skip the allocation search. */
     uint64_t hit_lo, hit_hi;
     uint8_t *hit_data;

@@ -97,6 +97,23 @@ static void resolve_generic(uint8_t *space, uint64_t *a)
         *space = ISA_SPACE_GLOBAL;
 }
 
+/* A global access inside a writable allocation, aligned; else NULL with ISA_STEP_NOT_PLAIN. */
+static uint8_t *plain_ptr(struct xctx *x, uint8_t space, uint64_t a, uint32_t size, int *rc)
+{
+    const struct isa_alloc *al = NULL;
+
+    if (space == ISA_SPACE_GLOBAL && !(a & (size - 1)))
+        al = isa_devmem_find(x->p->dev->mem, a, size);
+    if (!al || al->readonly) {
+        *rc = ISA_STEP_NOT_PLAIN;
+        return NULL;
+    }
+    x->hit_lo = al->addr;
+    x->hit_hi = al->addr + al->size;
+    x->hit_data = al->data;
+    return al->data + (a - al->addr);
+}
+
 /* Host pointer for size bytes at (space, a) as lane l sees it, or NULL after a fault. */
 static uint8_t *lane_ptr_slow(struct xctx *x, uint32_t l, uint8_t space, uint64_t a, uint32_t size,
                               bool store, int *rc)
@@ -106,6 +123,8 @@ static uint8_t *lane_ptr_slow(struct xctx *x, uint32_t l, uint8_t space, uint64_
     uint64_t limit;
     uint8_t *p = NULL;
 
+    if (x->plain_only) /* isa_warp_step_plain: never a fault, a count or a backing page */
+        return plain_ptr(x, space, a, size, rc);
     if (size > 1 && (a & (size - 1))) {
         *rc = isa_fault(w, l, PS_EFAULT, a, "misaligned %u-byte %s %s address 0x%llx", size, what,
                         space_word(space), (unsigned long long)a);
@@ -214,9 +233,41 @@ static uint64_t load_bytes(const uint8_t *p, uint32_t size)
     case 4:
         memcpy(&w, p, 4);
         return w;
+    case 8:
+        memcpy(&d, p, 8);
+        return d;
     default:
         memcpy(&d, p, size > 8 ? 8 : size);
         return d;
+    }
+}
+
+/*
+ * Stores the low size (1, 2, 4 or at most 8) bytes of v at p. Each common
+ * width is a copy of constant size, which the compiler turns into one
+ * store; a variable-size memcpy is a library call per lane.
+ */
+static void store_bytes(uint8_t *p, uint64_t v, uint32_t size)
+{
+    uint16_t h = (uint16_t)v;
+    uint32_t w = (uint32_t)v;
+
+    switch (size) {
+    case 1:
+        *p = (uint8_t)v;
+        return;
+    case 2:
+        memcpy(p, &h, 2);
+        return;
+    case 4:
+        memcpy(p, &w, 4);
+        return;
+    case 8:
+        memcpy(p, &v, 8);
+        return;
+    default:
+        memcpy(p, &v, size > 8 ? 8 : size);
+        return;
     }
 }
 
@@ -252,24 +303,23 @@ static const struct isa_operand *element(const struct xctx *x, const struct isa_
     return o->kind == ISA_OPND_VEC ? &x->f->ops[o->a + i] : o;
 }
 
-static int exec_ld(struct xctx *x)
+/* The load's elements from addr[] (one per lane, in space) into its destination registers. */
+static int load_lanes(struct xctx *x, uint8_t space, const uint64_t *addr)
 {
     const struct isa_operand *d = &x->ops[0];
     enum isa_type t = (enum isa_type)x->in->types[0];
     const struct isa_type_info *ti = isa_type_info(t); /* once, not per lane */
     uint32_t size = isa_type_size(t), n = x->in->vec ? x->in->vec : 1;
-    uint64_t addr[ISA_WARP_SIZE], val[ISA_WARP_SIZE];
-    uint8_t space;
+    uint64_t val[ISA_WARP_SIZE];
     int rc = 0;
 
-    addresses(x, &x->ops[1], &space, addr);
-    record(x, space, size * n, false, addr);
     for (uint32_t i = 0; i < n; i++) {
         const struct isa_operand *e = element(x, d, i);
         unsigned bits = e->kind == ISA_OPND_REG
                             ? isa_type_info((enum isa_type)x->f->regs[e->a].type)->bits
                             : 64;
 
+        /* element 0 checks each lane's whole vector, so a refusal comes before any write */
         for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
             uint8_t *p;
 
@@ -283,6 +333,53 @@ static int exec_ld(struct xctx *x)
         x_write(x, e, x->exec, val);
     }
     return 0;
+}
+
+static int exec_ld(struct xctx *x)
+{
+    enum isa_type t = (enum isa_type)x->in->types[0];
+    uint32_t size = isa_type_size(t), n = x->in->vec ? x->in->vec : 1;
+    uint64_t addr[ISA_WARP_SIZE];
+    uint8_t space;
+
+    addresses(x, &x->ops[1], &space, addr);
+    record(x, space, size * n, false, addr);
+    return load_lanes(x, space, addr);
+}
+
+int isa_warp_reload(struct isa_warp *w, const struct isa_step_info *info)
+{
+    struct xctx x = {0};
+    struct isa_simt now;
+    uint32_t sp = w->sp;
+    int rc;
+
+    x.w = w;
+    x.L = w->cta->L;
+    x.p = x.L->p;
+    x.fr = &w->fr[w->nfr - 1]; /* a load changes no frame */
+    x.fi = &x.p->fi[info->fidx];
+    x.f = x.fi->f;
+    x.pc = info->pc;
+    x.in = &x.f->instrs[x.pc];
+    x.ops = &x.f->ops[x.in->first_op];
+    x.active = x.exec = info->active;
+    x.plain_only = true;
+    if ((rc = load_lanes(&x, ISA_SPACE_GLOBAL, info->addr)) != ISA_STEP_NOT_PLAIN)
+        return rc;
+    /*
+     * An allocation changed under it (a device free or malloc earlier in the
+     * order): read as the sequential order does, which may fault, with the
+     * warp's SIMT stack as it was at the load so a fault names its line.
+     */
+    now = w->st[info->sp0 - 1];
+    w->st[info->sp0 - 1] = info->top0;
+    w->sp = info->sp0;
+    x.plain_only = false;
+    rc = load_lanes(&x, ISA_SPACE_GLOBAL, info->addr);
+    w->st[info->sp0 - 1] = now;
+    w->sp = sp;
+    return rc;
 }
 
 static int exec_st(struct xctx *x)
@@ -310,7 +407,7 @@ static int exec_st(struct xctx *x)
             p = lane_ptr(x, l, space, addr[l] + i * size, i ? size : size * n, true, &rc);
             if (!p)
                 return rc;
-            memcpy(p, &v[l], size > 8 ? 8 : size);
+            store_bytes(p, v[l], size);
         }
     }
     return 0;
@@ -438,7 +535,7 @@ static int exec_atom(struct xctx *x)
             return rc;
         v = load_bytes(p, size);
         nv = atom_apply(x->in, v, b[l], c[l]);
-        memcpy(p, &nv, size);
+        store_bytes(p, nv, size);
         old[l] = v;
     }
     if (!is_red)

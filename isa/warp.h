@@ -156,6 +156,8 @@ struct isa_step_info {
     uint8_t space;   /* memory space of a memory instruction, else 0 */
     uint8_t size;    /* bytes per lane accessed */
     bool is_store;
+    uint32_t sp0;         /* the warp's SIMT stack depth before the step */
+    struct isa_simt top0; /* and its top entry (isa_warp_reload's fault names this pc) */
     /*
      * Each lane's state space with generic addresses decoded (a generic
      * address in the shared, local or parameter window is that space), and
@@ -189,6 +191,27 @@ int isa_cta_run(struct isa_cta *c, uint64_t budget, uint64_t thread_cap);
  * filled. The caller releases barriers (isa_cta_release_barriers).
  */
 int isa_warp_step(struct isa_warp *w, struct isa_step_info *info);
+
+/*
+ * isa_warp_step for a load from the global state space that only reads
+ * device memory: every lane aligned and inside an allocation. Anything else
+ * (another instruction, a lane that would fault or read outside the
+ * allocations, which counts and may back memory) returns ISA_STEP_NOT_PLAIN
+ * with nothing changed. Such a step touches nothing outside its warp but
+ * reads of memory that no other thread writes meanwhile, which lets the
+ * timing model's parallel part run it (timing/sm_issue.c).
+ */
+#define ISA_STEP_NOT_PLAIN 1
+int isa_warp_step_plain(struct isa_warp *w, struct isa_step_info *info);
+
+/*
+ * Reads again what the plain load `info` describes (its step's info) into
+ * its destination registers: for when memory it read was written after it
+ * ran but before it, in the order the program must see (a store of an
+ * earlier SM in the same cycle). Returns 0, or a fault code where an
+ * allocation it read has gone since (as the sequential order faults).
+ */
+int isa_warp_reload(struct isa_warp *w, const struct isa_step_info *info);
 
 /* Releases barriers whose participants have all arrived; returns how many warps woke. */
 uint32_t isa_cta_release_barriers(struct isa_cta *c);

@@ -598,12 +598,12 @@ const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c)
 
 bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out)
 {
-    return ps_ring_pop(&c->missq, out);
+    return PS_RING_POP(&c->missq, out);
 }
 
 bool mem_cache_pop_ready(struct mem_cache *c, struct mem_req *out)
 {
-    return ps_ring_pop(&c->ready, out);
+    return PS_RING_POP(&c->ready, out);
 }
 
 bool mem_cache_busy(const struct mem_cache *c)

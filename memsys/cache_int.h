@@ -132,7 +132,7 @@ void mem_cache_install(struct mem_cache *c, uint32_t idx, uint64_t line, const s
 static inline void mem_cache_rq_push(struct ps_ring *q, const struct mem_req *r)
 {
     if (ps_ring_reserve(q, 1))
-        ps_ring_push(q, r);
+        PS_RING_PUSH(q, r);
 }
 
 /* Answers to the SM or the next level up (pop_ready). */

@@ -319,7 +319,7 @@ static bool push_done(struct mem_dram *d, const struct mem_req *r, uint64_t t_do
 
     if (!ps_ring_reserve(&d->done, 1))
         return false;
-    ps_ring_push(&d->done, &x);
+    PS_RING_PUSH(&d->done, &x);
     return true;
 }
 

@@ -41,7 +41,7 @@ static inline void mem_fifo_push(struct mem_fifo *f, const struct mem_req *r, ui
 {
     struct mem_fifo_entry e = {*r, ready};
 
-    ps_ring_push(&f->q, &e);
+    PS_RING_PUSH(&f->q, &e);
 }
 
 /* Head entry if it is ready at `now`, else NULL. */

@@ -71,7 +71,7 @@ void mem_frontq_push(struct mem_frontq *f, const struct mem_req *reqs, uint32_t 
     for (uint32_t i = 0; i < n && !ps_ring_full(&q->q); i++) {
         struct fq_entry e = {reqs[i], at, i == n - 1};
 
-        ps_ring_push(&q->q, &e);
+        PS_RING_PUSH(&q->q, &e);
         f->total++;
     }
     q->ninstr++;
@@ -100,7 +100,7 @@ void mem_frontq_pop(struct mem_frontq *f)
     struct fq_queue *q = &f->q[f->cur];
     struct fq_entry e;
 
-    if (!ps_ring_pop(&q->q, &e))
+    if (!PS_RING_POP(&q->q, &e))
         return;
     q->ninstr -= e.last;
     f->total--;

@@ -70,7 +70,7 @@ static bool ring_push(struct ps_ring *r, const struct icnt_pkt *x)
 {
     if (!ps_ring_reserve(r, 1))
         return false;
-    ps_ring_push(r, x);
+    PS_RING_PUSH(r, x);
     return true;
 }
 

@@ -34,6 +34,13 @@ struct tm_iinfo {
      * in parallel may execute it in any order (timing/sm.c).
      */
     bool local_fx;
+    /*
+     * A load from the global space (ld, ldu): it only reads device memory,
+     * so the parallel part may run it when all its lanes read inside
+     * allocations (isa_warp_step_plain), checking it in SM order against
+     * what earlier SMs wrote in the same cycle (timing/sm_cycle.c).
+     */
+    bool global_read;
 };
 
 /* Per-launch table of decoded instructions, built lazily per function. */

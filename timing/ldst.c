@@ -212,7 +212,7 @@ static void hit_push(struct tm_ldst *u, uint64_t at, uint64_t uid)
 
     if (ps_ring_full(&u->hits) && !ps_ring_reserve(&u->hits, u->hits.cap))
         return;
-    ps_ring_push(&u->hits, &h);
+    PS_RING_PUSH(&u->hits, &h);
 }
 
 /* ------------------------------------------------------------------ replies */
@@ -388,7 +388,7 @@ static bool l1_hand(struct tm_ldst *u, struct mem_cache *c, const struct mem_req
         return l1_access(u, c, r, now);
     if (ps_ring_full(&u->l1p))
         return false;
-    ps_ring_push(&u->l1p, &q);
+    PS_RING_PUSH(&u->l1p, &q);
     return true;
 }
 
@@ -553,7 +553,7 @@ static void queue_reqs(struct tm_ldst *u, const struct mem_req *reqs, uint32_t n
     for (uint32_t i = 0; i < n && !ps_ring_full(&u->ldq); i++) {
         struct queued q = {reqs[i], at, i == n - 1};
 
-        ps_ring_push(&u->ldq, &q);
+        PS_RING_PUSH(&u->ldq, &q);
     }
     u->ldq_insts++;
 }

@@ -394,7 +394,7 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
     struct cycle_ctx c = {sm, now, NULL, NULL};
     uint32_t awake = 0, busy = 0;
-    bool threads;
+    bool threads, wrote = false; /* tm_sm_cycle_ordered: an SM ahead may have written */
     int rc;
 
     if (p->on && p->adaptive && !(now % WINDOW_CYCLES))
@@ -428,7 +428,7 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
     p->side = NULL;
     tm_pool_run(p->pool, begin_one, &c, n + (c.side != NULL));
     for (uint32_t i = 0; i < n; i++)
-        if ((rc = tm_sm_cycle_ordered(sm[i], true))) {
+        if ((rc = tm_sm_cycle_ordered(sm[i], true, &wrote))) {
             /* as sequentially: the SMs before it finish the cycle, those after never ran */
             for (uint32_t j = 0; j < i; j++)
                 tm_sm_cycle_end(sm[j]);

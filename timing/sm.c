@@ -81,9 +81,10 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->nsorder = calloc(p->nsched, sizeof(*s->nsorder));
     s->order = calloc(s->nviews_per_sched, sizeof(*s->order));
     s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def));
+    s->cyc.plain = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.plain));
     s->memo = calloc(p->nsched ? p->nsched : 1, sizeof(*s->memo));
     if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->sorder || !s->nsorder ||
-        !s->cyc.def || !s->memo)
+        !s->cyc.def || !s->cyc.plain || !s->memo)
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
@@ -137,6 +138,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->nsorder);
     free(s->order);
     free(s->cyc.def);
+    free(s->cyc.plain);
     free(s->memo);
     free(s);
 }

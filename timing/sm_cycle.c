@@ -202,6 +202,7 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
         tm_sm_cycle_end(s);
     c->open = false;
     c->ndef = 0;
+    c->nplain = 0;
     c->next_sid = s->prm->nsched;
     c->sum = (struct tm_cycle_sum){false, false, false};
     s->in_par = par;
@@ -212,7 +213,24 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
     return c->rc;
 }
 
-int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
+/*
+ * The loads the first part ran read memory before the SMs ahead of this one
+ * finished their cycles. Where one of them ran an instruction that may have
+ * written global memory (anything the ordered part runs but a load), the
+ * loads read again, as they would have after it.
+ */
+static int reload_plain(struct tm_sm *s, bool wrote)
+{
+    struct split_cycle *c = &s->cyc;
+    int rc = 0;
+
+    for (uint32_t i = 0; wrote && !rc && i < c->nplain; i++)
+        rc = isa_warp_reload(s->wp[c->plain[i].slot].w, &c->plain[i].info);
+    c->nplain = 0;
+    return rc;
+}
+
+int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote)
 {
     struct split_cycle *c = &s->cyc;
     int rc = c->rc;
@@ -223,11 +241,17 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par)
         fold_in(s);
         tm_ldst_settle(s->ldst);
     }
-    for (uint32_t i = 0; !rc && i < c->ndef; i++)
+    if (!rc)
+        rc = reload_plain(s, *wrote);
+    for (uint32_t i = 0; !rc && i < c->ndef; i++) {
+        *wrote |= !c->def[i].c.ii->global_read;
         rc = tm_sm_issue_deferred(s, &c->def[i]);
+    }
     c->ndef = 0;
-    if (!rc && c->next_sid < s->prm->nsched)
+    if (!rc && c->next_sid < s->prm->nsched) {
+        *wrote = true;
         rc = run_schedulers(s, c->next_sid);
+    }
     fold_out(s);
     c->rc = rc;
     return rc;
@@ -253,10 +277,11 @@ void tm_sm_settle(struct tm_sm *s)
 
 int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 {
+    bool wrote = false; /* sequential: no load ran early, nothing to read again */
     int rc;
 
     tm_sm_cycle_begin(s, now, false);
-    rc = tm_sm_cycle_ordered(s, false); /* begin's error, after the counts are folded */
+    rc = tm_sm_cycle_ordered(s, false, &wrote); /* begin's error, after the counts are folded */
     tm_sm_cycle_end(s);
     return rc;
 }

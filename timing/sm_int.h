@@ -66,6 +66,12 @@ struct deferred {
     uint32_t sid;
 };
 
+/* A global load the parallel part ran (isa_warp_step_plain), for the ordered part's check. */
+struct plain_load {
+    uint32_t slot;
+    struct isa_step_info info;
+};
+
 /*
  * One cycle split in three for parallel stepping (sm.h, sm_cycle.c): what
  * the parallel first part leaves for the ordered second and the parallel third.
@@ -76,6 +82,8 @@ struct split_cycle {
     struct tm_cycle_sum sum;
     struct deferred *def; /* one per scheduler */
     uint32_t ndef;
+    struct plain_load *plain; /* one per scheduler */
+    uint32_t nplain;
     uint32_t next_sid; /* the first scheduler left for the ordered part */
     int rc;            /* an error of the first part */
     bool end_pending;  /* tm_sm_cycle_end_later: the last part waits for tm_sm_settle */

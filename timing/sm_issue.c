@@ -182,14 +182,19 @@ static void cta_states_sync(struct tm_sm *s, const struct cta *c)
             s->wp[slot].state = s->wp[slot].w->state;
 }
 
-static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
+/*
+ * Executes and times warp slot's instruction c. plain: only as a global load
+ * that reads inside allocations (isa_warp_step_plain), kept for the ordered
+ * part's check; ISA_STEP_NOT_PLAIN with nothing done if it is not one.
+ */
+static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c, bool plain)
 {
     struct hwarp *h = &s->wp[slot];
     struct isa_warp *w = h->w;
     const struct tm_iinfo *ii = c->ii;
     struct isa_step_info info;
     size_t base = tm_sm_reg_base(w);
-    uint32_t extra = bank_extra(s, ii, slot);
+    uint32_t extra;
     uint64_t ready;
     uint32_t sp0 = w->sp;
     int rc;
@@ -197,10 +202,19 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c)
     s->epoch++;
     info.space = 0;
     tm_sb_forget(&h->sb);
-    rc = isa_warp_step(w, &info);
+    rc = plain ? isa_warp_step_plain(w, &info) : isa_warp_step(w, &info);
+    if (rc == ISA_STEP_NOT_PLAIN)
+        return rc;
+    extra = bank_extra(s, ii, slot); /* counts a conflict: only for an issue that happens */
     tm_sm_pc_sync(h);
     if (rc)
         return rc;
+    if (plain) {
+        struct plain_load *pl = &s->cyc.plain[s->cyc.nplain++];
+
+        pl->slot = slot;
+        pl->info = info;
+    }
     if (ii->is_ctrl)
         branch_outcomes(s, slot, c, sp0);
     if (tm_sb_grow(&h->sb, w->regs_cap / ISA_WARP_SIZE + 1))
@@ -369,7 +383,7 @@ static void defer(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
 
 int tm_sm_issue_deferred(struct tm_sm *s, const struct deferred *d)
 {
-    int rc = issue(s, d->v.slot, &d->c);
+    int rc = issue(s, d->v.slot, &d->c, false);
 
     if (!rc && s->env.ws->on_issue)
         s->env.ws->on_issue(s->sched[d->sid], &d->v, s->now);
@@ -459,11 +473,18 @@ int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycl
         if (y != W_EXEC)
             continue;
         if (s->in_par && must_defer(s, &c)) {
-            defer(s, sid, v, &c);
-            sum->issued = true;
-            return 0;
+            /* a global load first in the SM's order this cycle may read now */
+            rc = c.ii->global_read && !s->cyc.ndef ? issue(s, v->slot, &c, true)
+                                                   : ISA_STEP_NOT_PLAIN;
+            if (rc == ISA_STEP_NOT_PLAIN) {
+                defer(s, sid, v, &c);
+                sum->issued = true;
+                return 0;
+            }
+        } else {
+            rc = issue(s, v->slot, &c, false);
         }
-        if ((rc = issue(s, v->slot, &c)))
+        if (rc)
             return rc;
         if (ws->on_issue)
             ws->on_issue(s->sched[sid], v, s->now);

@@ -9,7 +9,8 @@
 # (vecops_ocl), the DYNCTA CTA policy (GPU-wide state read by the SMs), GTO and CCWS warp
 # schedulers (CCWS's point system shared by an SM's schedulers), MRPB's reorder queues,
 # CACP with gCAWS (criticality, branch outcomes), and an L1D policy with GPU-wide state
-# (rrip: the sequential loop by design). THREADS_TEST_ALL=1 adds every program of the
+# (rrip: the sequential loop by design), and same_cycle.cu (loads and stores of different SMs
+# to the same words in the same cycles). THREADS_TEST_ALL=1 adds every program of the
 # suite (scripts/check sets it in its plain pass).
 # Environment: PTXSIM, NVCC, top_builddir, srcdir; WORKLOADS_BIN (default
 # $top_builddir/benchmarks/workloads/bin, built here with benchmarks/workloads/build.sh
@@ -53,6 +54,17 @@ if [ -n "$missing" ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-threads.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# same_cycle.cu: loads meeting stores of other SMs in the same cycle (the parallel part's
+# loads read again in SM order); built here, run like the workloads
+if [ -n "${NVCC:-}" ] && command -v "$NVCC" >/dev/null 2>&1; then
+    "$NVCC" -cudart shared -arch=sm_75 -O2 -o "$tmp/same_cycle" "$top_src/tests/threads/same_cycle.cu" \
+        2>"$tmp/nvcc.log" || {
+        cat "$tmp/nvcc.log"
+        echo "FAIL: could not build same_cycle.cu"
+        exit 1
+    }
+    runs+=("same_cycle|")
+fi
 strip='import json,sys
 def s(x):
     if isinstance(x,dict): return {k:s(v) for k,v in x.items() if k not in ("wall_s","sim_rate","config")}
@@ -63,11 +75,13 @@ fail=0
 n=0
 for r in "${runs[@]}"; do
     IFS='|' read -r w opts <<<"$r"
+    prog="$bin/$w"
+    [ -x "$tmp/$w" ] && prog="$tmp/$w"
     for t in 1 2 4; do
         d="$tmp/$n.$t"
         mkdir -p "$d"
         (cd "$d" && timeout 300 "$PTXSIM" run --config gtx480 --mode timing -o ptxsim_print_stats=0 \
-            -o ptxsim_threads=$t $opts --stats "$d/s.json" -- "$bin/$w" test >"$d/out" 2>"$d/err")
+            -o ptxsim_threads=$t $opts --stats "$d/s.json" -- "$prog" test >"$d/out" 2>"$d/err")
         echo "rc=$?" >>"$d/out"
         python3 -c "$strip" "$d/s.json" >"$d/s.txt" 2>>"$d/err" || echo "no statistics" >>"$d/s.txt"
     done
