@@ -320,6 +320,12 @@ void tm_ldst_settle(struct tm_ldst *u)
     u->popped = u->stalls = 0;
 }
 
+void tm_ldst_prefetch_settle(const struct tm_ldst *u)
+{
+    __builtin_prefetch(&u->popped, 1);
+    __builtin_prefetch(&u->send, 1);
+}
+
 void tm_ldst_hold(struct tm_ldst *u, uint64_t until)
 {
     u->ldst_free = until;

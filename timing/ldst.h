@@ -109,6 +109,8 @@ bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now);
  */
 void tm_ldst_set_par(struct tm_ldst *u, bool on);
 void tm_ldst_settle(struct tm_ldst *u);
+/* Starts fetching what tm_ldst_settle reads and writes (tm_sm_prefetch_ordered). */
+void tm_ldst_prefetch_settle(const struct tm_ldst *u);
 /* The LD/ST unit takes no instruction before `until` (a deferred memory issue holds it). */
 void tm_ldst_hold(struct tm_ldst *u, uint64_t until);
 /* Queued requests are due by the next cycle (they keep the SM awake). */

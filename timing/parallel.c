@@ -428,6 +428,8 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
     p->side = NULL;
     tm_pool_run(p->pool, begin_one, &c, n + (c.side != NULL));
     for (uint32_t i = 0; i < n; i++)
+        tm_sm_prefetch_ordered(sm[i]);
+    for (uint32_t i = 0; i < n; i++)
         if ((rc = tm_sm_cycle_ordered(sm[i], true, &wrote))) {
             /* as sequentially: the SMs before it finish the cycle, those after never ran */
             for (uint32_t j = 0; j < i; j++)

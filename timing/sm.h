@@ -73,6 +73,13 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now);
 void tm_sm_set_parallel(struct tm_sm *s, bool on);
 int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par);
 int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote);
+/*
+ * Starts fetching the state tm_sm_cycle_ordered reads first. The other
+ * threads of the round wrote it, so each SM's first access there is a miss
+ * to another core's cache; fetched for all SMs at once, the misses overlap
+ * instead of coming one after the other.
+ */
+void tm_sm_prefetch_ordered(const struct tm_sm *s);
 void tm_sm_cycle_end(struct tm_sm *s);
 /*
  * The last part may wait (tm_sm_cycle_end_later) and run with the next

@@ -230,6 +230,13 @@ static int reload_plain(struct tm_sm *s, bool wrote)
     return rc;
 }
 
+void tm_sm_prefetch_ordered(const struct tm_sm *s)
+{
+    __builtin_prefetch(&s->cyc, 1);
+    __builtin_prefetch(&s->Lv, 1);
+    tm_ldst_prefetch_settle(s->ldst);
+}
+
 int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote)
 {
     struct split_cycle *c = &s->cyc;
