@@ -147,12 +147,7 @@ static int step(struct isa_warp *w, struct isa_step_info *info, bool plain_only)
     if (w->state != ISA_WARP_READY || !w->sp)
         return plain_only ? ISA_STEP_NOT_PLAIN : 0;
     top = &w->st[w->sp - 1];
-    x.w = w;
-    x.L = w->cta->L;
-    x.p = x.L->p;
-    x.fr = &w->fr[w->nfr - 1];
-    x.fi = &x.p->fi[x.fr->fidx];
-    x.f = x.fi->f;
+    x_at_frame(&x, w);
     x.pc = top->pc;
     if (x.pc >= x.f->ninstrs)
         return plain_only
@@ -167,8 +162,7 @@ static int step(struct isa_warp *w, struct isa_step_info *info, bool plain_only)
     x.hit_lo = x.hit_hi = 0;
     x.hit_data = NULL;
     op = (enum isa_op)x.in->op;
-    if (plain_only && (x.fi->cls[x.pc] != ISA_X_MEM || (op != ISA_OP_LD && op != ISA_OP_LDU) ||
-                       x.in->space != ISA_SPACE_GLOBAL))
+    if (plain_only && !isa_instr_global_read(x.in))
         return ISA_STEP_NOT_PLAIN;
     w->insts++;
     x.L->warp_insts++;
@@ -180,8 +174,10 @@ static int step(struct isa_warp *w, struct isa_step_info *info, bool plain_only)
         info->pc = x.pc;
         info->active = x.exec;
         info->in = x.in;
-        info->sp0 = w->sp;
-        info->top0 = *top;
+        if (plain_only) { /* for isa_warp_reload's fault only */
+            info->sp0 = w->sp;
+            info->top0 = *top;
+        }
     }
     switch (x.fi->cls[x.pc]) {
     case ISA_X_ALU: rc = exec_alu(&x); break;

@@ -31,6 +31,17 @@ struct xctx {
     uint8_t *hit_data;
 };
 
+/* x for warp w in its current frame: launch, program, frame, function. */
+static inline void x_at_frame(struct xctx *x, struct isa_warp *w)
+{
+    x->w = w;
+    x->L = w->cta->L;
+    x->p = x->L->p;
+    x->fr = &w->fr[w->nfr - 1];
+    x->fi = &x->p->fi[x->fr->fidx];
+    x->f = x->fi->f;
+}
+
 static inline uint64_t *x_reg(const struct xctx *x, uint32_t slot)
 {
     return x->w->regs + x->fr->reg_base + (size_t)slot * ISA_WARP_SIZE;

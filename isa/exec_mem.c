@@ -97,6 +97,14 @@ static void resolve_generic(uint8_t *space, uint64_t *a)
         *space = ISA_SPACE_GLOBAL;
 }
 
+/* The allocation the next global lanes look in first (lane_ptr). */
+static void remember_alloc(struct xctx *x, const struct isa_alloc *al)
+{
+    x->hit_lo = al->addr;
+    x->hit_hi = al->addr + al->size;
+    x->hit_data = al->data;
+}
+
 /* A global access inside a writable allocation, aligned; else NULL with ISA_STEP_NOT_PLAIN. */
 static uint8_t *plain_ptr(struct xctx *x, uint8_t space, uint64_t a, uint32_t size, int *rc)
 {
@@ -108,9 +116,7 @@ static uint8_t *plain_ptr(struct xctx *x, uint8_t space, uint64_t a, uint32_t si
         *rc = ISA_STEP_NOT_PLAIN;
         return NULL;
     }
-    x->hit_lo = al->addr;
-    x->hit_hi = al->addr + al->size;
-    x->hit_data = al->data;
+    remember_alloc(x, al);
     return al->data + (a - al->addr);
 }
 
@@ -159,11 +165,8 @@ static uint8_t *lane_ptr_slow(struct xctx *x, uint32_t l, uint8_t space, uint64_
                                 size, what, (unsigned long long)a);
                 return NULL;
             }
-            if (al && !al->readonly) { /* read-only ranges are never cached (stores check) */
-                x->hit_lo = al->addr;
-                x->hit_hi = al->addr + al->size;
-                x->hit_data = al->data;
-            }
+            if (al && !al->readonly) /* read-only ranges are never cached (stores check) */
+                remember_alloc(x, al);
         }
         break;
     }
@@ -354,12 +357,7 @@ int isa_warp_reload(struct isa_warp *w, const struct isa_step_info *info)
     uint32_t sp = w->sp;
     int rc;
 
-    x.w = w;
-    x.L = w->cta->L;
-    x.p = x.L->p;
-    x.fr = &w->fr[w->nfr - 1]; /* a load changes no frame */
-    x.fi = &x.p->fi[info->fidx];
-    x.f = x.fi->f;
+    x_at_frame(&x, w); /* a load changes no frame: the load's own */
     x.pc = info->pc;
     x.in = &x.f->instrs[x.pc];
     x.ops = &x.f->ops[x.in->first_op];

@@ -161,6 +161,12 @@ struct isa_instr {
     uint32_t loc_file, loc_line, loc_col; /* last .loc before it (0 = none) */
 };
 
+/* A load from the global space (ld, ldu): it only reads device memory (isa_warp_step_plain). */
+static inline bool isa_instr_global_read(const struct isa_instr *in)
+{
+    return (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) && in->space == ISA_SPACE_GLOBAL;
+}
+
 enum isa_label_kind { ISA_LABEL_CODE, ISA_LABEL_BRANCHTARGETS, ISA_LABEL_CALLTARGETS,
                       ISA_LABEL_CALLPROTOTYPE };
 

@@ -154,8 +154,7 @@ static void decode(const struct tm_params *prm, const struct isa_func *f, uint32
         operand_regs(f, o, dst, ii);
     }
     ii->local_fx = effects_local(f, in);
-    ii->global_read =
-        (in->op == ISA_OP_LD || in->op == ISA_OP_LDU) && in->space == ISA_SPACE_GLOBAL;
+    ii->global_read = isa_instr_global_read(in);
 }
 
 int tm_itable_init(struct tm_itable *t, const struct isa_program *p, const struct tm_params *prm)

@@ -196,10 +196,7 @@ static void test_reload_faults_at_the_load(void **state)
     assert_true(f.err.has_fault);
     assert_int_equal(f.err.fault.ptx_line, LOAD_LINE);
     assert_int_equal(pc_of(w), 2); /* the warp's stack is as the step left it */
-    isa_cta_fini(&f.c);
-    isa_launch_fini(&f.L);
-    isa_program_unload(f.p);
-    isa_device_destroy(f.d);
+    fx_close(&f);
 }
 
 int main(void)
