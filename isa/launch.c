@@ -409,9 +409,78 @@ static int run_cta(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
     }
 }
 
-int isa_cta_run(struct isa_cta *c, uint64_t budget, uint64_t thread_cap)
+/* Instructions each warp runs per turn in isa_ctas_run. */
+#define TURN 16
+
+/* One turn of every warp of c; *done once they have all finished. */
+static int cta_turn(struct isa_cta *c, uint64_t budget, uint64_t thread_cap, bool *done)
 {
-    return run_cta(c, budget, thread_cap);
+    struct isa_launch *L = c->L;
+    bool progress = false, all_done = true;
+    int rc;
+
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        struct isa_warp *w = &c->warps[i];
+
+        for (uint32_t n = 0; n < TURN && w->state == ISA_WARP_READY; n++) {
+            progress = true;
+            if ((rc = isa_warp_step(w, NULL)))
+                return rc;
+            if (budget && L->warp_insts > budget)
+                return isa_fault(w, 0, PS_ERUNAWAY, 0,
+                                 "runaway kernel: more than %llu warp instructions" ISA_BUDGET_HINT,
+                                 (unsigned long long)budget);
+        }
+        all_done &= w->state == ISA_WARP_DONE;
+    }
+    if ((rc = stop_check(L, thread_cap, L->p->dev->cfg.stop)))
+        return rc;
+    *done = all_done;
+    if (all_done || isa_cta_release_barriers(c) || progress)
+        return 0;
+    return deadlock(c);
+}
+
+int isa_ctas_run(struct isa_launch *L, uint64_t first, uint64_t end, uint32_t resident,
+                 uint64_t budget, uint64_t thread_cap)
+{
+    struct isa_cta *c;
+    uint64_t next = first;
+    uint32_t live = 0;
+    int rc = 0;
+
+    if (first >= end)
+        return 0;
+    if (!resident)
+        resident = 1;
+    if (end - first < resident)
+        resident = (uint32_t)(end - first);
+    if (!(c = calloc(resident, sizeof(*c))))
+        return ps_err_set(L->err, PS_ENOMEM, "out of memory creating CTAs");
+    for (uint32_t i = 0; i < resident && !rc; i++, live++)
+        if (isa_cta_init(&c[i], L, next++))
+            rc = ps_err_set(L->err, PS_ENOMEM, "out of memory creating a CTA");
+    while (live && !rc) {
+        for (uint32_t i = 0; i < resident && !rc; i++) {
+            bool done = false;
+
+            if (!c[i].warps || (rc = cta_turn(&c[i], budget, thread_cap, &done)) || !done)
+                continue;
+            isa_cta_fini(&c[i]); /* its place goes to the next CTA in linear order */
+            if (next >= end)
+                live--;
+            else if (isa_cta_init(&c[i], L, next++))
+                rc = ps_err_set(L->err, PS_ENOMEM, "out of memory creating a CTA");
+        }
+        if (!rc && isa_device_abandoned(L->dev))
+            rc = ps_err_set(L->err, PS_EABANDONED,
+                            "launch of '%s' abandoned: the process is exiting",
+                            L->p->m->funcs[L->kernel]->name);
+    }
+    for (uint32_t i = 0; i < resident; i++)
+        isa_cta_fini(&c[i]);
+    free(c);
+    return rc;
 }
 
 int isa_launch_run(struct isa_program *p, const struct isa_launch_desc *ld,

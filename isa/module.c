@@ -67,6 +67,43 @@ uint32_t isa_module_find_var(const struct isa_module *m, const char *name)
     return ISA_NONE;
 }
 
+static bool has_mod(const struct isa_instr *in, enum isa_mod m)
+{
+    for (uint32_t i = 0; i < in->nmods; i++)
+        if (in->mods[i] == m)
+            return true;
+    return false;
+}
+
+bool isa_func_ctas_interact(const struct isa_func *f)
+{
+    for (uint32_t i = 0; i < f->ninstrs; i++) {
+        const struct isa_instr *in = &f->instrs[i];
+
+        switch ((enum isa_op)in->op) {
+        case ISA_OP_ATOM:
+        case ISA_OP_RED:
+            if (in->space != ISA_SPACE_SHARED)
+                return true;
+            break;
+        case ISA_OP_SURED:
+        case ISA_OP_MEMBAR:
+        case ISA_OP_FENCE:
+        case ISA_OP_CALL:
+            return true;
+        case ISA_OP_LD:
+        case ISA_OP_ST:
+            if (has_mod(in, ISA_MOD_VOLATILE) ||
+                (in->sem != ISA_SEM_NONE && in->sem != ISA_SEM_WEAK))
+                return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 const char *isa_reg_name(const struct isa_func *f, uint32_t r, char *buf, size_t len)
 {
     const struct isa_regdecl *d;

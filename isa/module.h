@@ -299,6 +299,16 @@ uint32_t isa_module_find_func(const struct isa_module *m, const char *name);
 /* Module variable by name, or ISA_NONE. */
 uint32_t isa_module_find_var(const struct isa_module *m, const char *name);
 
+/*
+ * Whether CTAs running f may see each other's progress in a race-free
+ * program: f has an atomic or reduction on global or generic memory (or a
+ * surface), a memory fence, a volatile access or one with a .relaxed,
+ * .acquire or .release order, or a call (not followed). Without any of
+ * these, a program without data races does the same work in any CTA
+ * schedule.
+ */
+bool isa_func_ctas_interact(const struct isa_func *f);
+
 /* Name of register slot r of f, written into buf (at least 64 bytes). */
 const char *isa_reg_name(const struct isa_func *f, uint32_t r, char *buf, size_t len);
 

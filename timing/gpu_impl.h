@@ -62,6 +62,8 @@ struct tm_gpu {
     uint64_t busy_mark; /* core cycle up to which kernels' gpu_cycles were counted */
     struct tm_sm_counters *sample_base; /* per SM, at the last sample */
     uint32_t sampling;                  /* kernels armed for -ptxsim_sample (sample_run.c) */
+    struct tm_sample_ref sample_refs[TM_SAMPLE_REFS]; /* converged kernels, for reuse */
+    uint32_t sample_ref_next;                         /* the entry replaced next */
 };
 
 struct occ {

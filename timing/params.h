@@ -26,6 +26,10 @@ struct tm_sample_spec {
     double tol;       /* each window's IPC within tol (relative) of the k windows' mean */
     double mtol;      /* each window's L1D and L2 miss rate within mtol (absolute) of the mean */
     double min_waves; /* kernels with more CTAs than min_waves waves are sampled */
+    uint32_t recheck; /* after convergence, one detailed window per `recheck` windows of CTAs run
+                         functionally; 0 = none: every CTA after convergence runs functionally */
+    bool reuse;       /* a later launch of a converged kernel (same grid) may converge on fewer
+                         windows of its own when they agree with the earlier launch's */
 };
 
 struct tm_params {

@@ -22,15 +22,18 @@ static void spec_default(struct tm_sample_spec *sp)
     sp->tol = 0.05;
     sp->mtol = 0.05;
     sp->min_waves = 4;
+    sp->recheck = 0;
+    sp->reuse = true;
 }
 
 static int bad(struct ps_err *err, const char *s, const char *why, const char *item)
 {
-    return ps_err_set(err, PS_EINVAL,
-                      "-ptxsim_sample '%.96s': %s '%.64s' (expected off, on, or a comma-separated "
-                      "list of window=N, waves=F, k=N, tol=F, mtol=F, warmup=N, min_waves=F; "
-                      "docs/timing.md \"Sampled simulation\")",
-                      s, why, item);
+    return ps_err_set(
+        err, PS_EINVAL,
+        "-ptxsim_sample '%.96s': %s '%.64s' (expected off, on, or a comma-separated "
+        "list of window=N, waves=F, k=N, tol=F, mtol=F, warmup=N, min_waves=F, recheck=N, reuse=0|1; "
+        "docs/timing.md \"Sampled simulation\")",
+        s, why, item);
 }
 
 /* A number in [lo, hi] from val (all of it); false if it is not one. */
@@ -54,10 +57,10 @@ static int set_key(struct tm_sample_spec *sp, const char *s, char *item, struct 
         const char *name;
         double lo, hi;
         bool integer;
-    } keys[] = {{"window", 0, 1e9, true},  {"k", 2, TM_SAMPLE_MAX_K, true},
-                {"tol", 1e-6, 1, false},   {"mtol", 0, 1, false},
-                {"warmup", 0, 1000, true}, {"min_waves", 1, 1e6, false},
-                {"waves", 0.1, 1000, false}};
+    } keys[] = {
+        {"window", 0, 1e9, true},    {"k", 2, TM_SAMPLE_MAX_K, true}, {"tol", 1e-6, 1, false},
+        {"mtol", 0, 1, false},       {"warmup", 0, 1000, true},       {"min_waves", 1, 1e6, false},
+        {"waves", 0.1, 1000, false}, {"recheck", 0, 1e6, true},       {"reuse", 0, 1, true}};
     char *eq = strchr(item, '=');
     double v;
 
@@ -83,8 +86,12 @@ static int set_key(struct tm_sample_spec *sp, const char *s, char *item, struct 
             sp->warmup = (uint32_t)v;
         else if (i == 5)
             sp->min_waves = v;
-        else
+        else if (i == 6)
             sp->waves = v;
+        else if (i == 7)
+            sp->recheck = (uint32_t)v;
+        else
+            sp->reuse = v != 0;
         return 0;
     }
     *eq = '=';
@@ -163,6 +170,16 @@ double tm_sample_cpi_half(const struct tm_sample_window *w, uint32_t k)
     for (uint32_t i = 0; i < k; i++)
         ss += (cpi[i] - m) * (cpi[i] - m);
     return tm_sample_t95(k - 1) * sqrt(ss / (k - 1)) / sqrt((double)k);
+}
+
+double tm_sample_half_from_sums(uint32_t n, double sum, double sq)
+{
+    double var;
+
+    if (n < 2)
+        return 0;
+    var = (sq - sum * sum / n) / (n - 1);
+    return var > 0 ? tm_sample_t95(n - 1) * sqrt(var) / sqrt((double)n) : 0;
 }
 
 /* --------------------------------------------------------- extrapolation */

@@ -11,6 +11,9 @@
  * windows' cycles per instruction, each counter at its rate per cycle in the
  * windows. The 95% confidence interval comes from the spread of the windows'
  * cycles per instruction (Student's t with k - 1 degrees of freedom).
+ * With `recheck` the functional CTAs are run in stretches between detailed
+ * windows instead of all at the end, so a rate that drifts along the grid
+ * is followed (struct tm_sampler).
  */
 #ifndef PTXSIM_TIMING_SAMPLE_H
 #define PTXSIM_TIMING_SAMPLE_H
@@ -55,6 +58,19 @@ uint64_t tm_sample_extra_cycles(uint64_t insts, uint64_t win_cycles, uint64_t wi
 void tm_sample_extrapolate(struct tm_counters *extra, const struct tm_counters *delta,
                            uint64_t extra_cycles);
 
+/*
+ * The windows a kernel converged on, kept for its later launches with the
+ * same grid (reuse): such a launch may converge once its own windows and
+ * the most recent of these agree.
+ */
+#define TM_SAMPLE_REFS 8u
+struct tm_sample_ref {
+    bool used;
+    const void *prog; /* the program and kernel index of the launch */
+    uint32_t kernel, dyn_shared, grid[3], block[3];
+    struct tm_sample_window w[TM_SAMPLE_MAX_K]; /* the k windows, oldest first */
+};
+
 /* A kernel's sampling state (timing/sample_run.c). */
 struct tm_sampler {
     bool armed;     /* windows are being taken */
@@ -67,9 +83,28 @@ struct tm_sampler {
     uint32_t n;
     struct tm_sample_window win[TM_SAMPLE_MAX_K];
     struct tm_counters *snap; /* k entries, allocated when armed */
-    struct tm_counters delta; /* counters over the k converged windows */
+    struct tm_counters delta; /* counters over the converged windows of this launch */
+    bool has_ref;             /* an earlier launch of the kernel converged: its windows */
+    struct tm_sample_window ref[TM_SAMPLE_MAX_K];
     struct tm_sample_window conv[TM_SAMPLE_MAX_K];
     struct tm_sampled rep;
+    /*
+     * Re-checks (recheck > 0): after convergence, stretches of CTAs run
+     * functionally at once, each followed by one detailed window; a stretch
+     * costs its instructions at the mean cycles per instruction of the
+     * windows on either side of it (the last one, of the window before it).
+     */
+    bool periodic;
+    int rc;                                          /* a functional CTA's fault */
+    uint64_t func_insts, func_warp_insts, func_ctas; /* run functionally so far */
+    uint64_t pending_insts; /* the stretch since the last window, not yet costed */
+    double left_cpi;        /* cycles per thread instruction of the window before it */
+    double extra;           /* cycles estimated so far for the costed stretches */
+    uint32_t nw;            /* windows behind the estimate: the k converged, then each re-check */
+    double cpi_sum, cpi_sq, ipc_sum, ipc_min, ipc_max;
 };
+
+/* 95% half-width of the mean of n values from their sum and sum of squares; 0 for n < 2. */
+double tm_sample_half_from_sums(uint32_t n, double sum, double sq);
 
 #endif

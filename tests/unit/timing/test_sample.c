@@ -52,6 +52,11 @@ static void test_spec(void **state)
     assert_true(fabs(sp.waves - 2.5) < 1e-12);
     assert_int_equal(sp.window, 0);
     assert_int_equal(tm_sample_spec_parse("waves=0", &sp, &err), PS_EINVAL);
+    assert_int_equal(sp.recheck, 0);
+    assert_int_equal(tm_sample_spec_parse("on,recheck=4", &sp, &err), 0);
+    assert_int_equal(sp.recheck, 4);
+    assert_int_equal(tm_sample_spec_parse("recheck=-1", &sp, &err), PS_EINVAL);
+    assert_int_equal(tm_sample_spec_parse("recheck=1.5", &sp, &err), PS_EINVAL);
     /* Bad values name the option and the item. */
     assert_int_equal(tm_sample_spec_parse("k=1", &sp, &err), PS_EINVAL);
     assert_non_null(strstr(err.msg, "-ptxsim_sample"));
@@ -114,6 +119,10 @@ static void test_interval(void **state)
     w[1] = win(200, 100, 0, 0);
     w[2] = win(300, 100, 0, 0);
     assert_true(fabs(tm_sample_cpi_half(w, 3) - 4.303 / sqrt(3.0)) < 1e-9);
+    /* The same from sums (the re-checks' running figures): sum 6, squares 14. */
+    assert_true(fabs(tm_sample_half_from_sums(3, 6, 14) - 4.303 / sqrt(3.0)) < 1e-9);
+    assert_true(tm_sample_half_from_sums(1, 2, 4) == 0.0);
+    assert_true(tm_sample_half_from_sums(2, 4, 8) == 0.0);
     /* Identical windows: no spread. */
     w[0] = w[1] = w[2] = win(150, 300, 0, 0);
     assert_true(tm_sample_cpi_half(w, 3) == 0.0);
@@ -305,6 +314,107 @@ static void test_machine(void **state)
     assert_int_equal(s2.sampled.kernels, 1);
 }
 
+/* Launches spin twice on one device with the given overrides; the two launches' statistics. */
+static void run_spin_twice(const char *overrides, struct tm_stats st[2])
+{
+    struct ps_config cfg;
+    struct ptxsim_options o;
+    struct ptxsim_device *d;
+    struct ptxsim_module *m;
+    struct ps_err err;
+    uint64_t out;
+    uint32_t seed = SEED, n = ITERS, *got = malloc(THREADS * CTAS * 4);
+    void *args[3] = {&out, &seed, &n};
+
+    assert_non_null(got);
+    ps_err_clear(&err);
+    assert_int_equal(ptxsim_config_build("gtx480", overrides, &cfg, &err), 0);
+    ptxsim_options_default(&o);
+    o.timing = &cfg;
+    assert_int_equal(ptxsim_device_create(&o, &d), 0);
+    assert_int_equal(ptxsim_module_load(d, spin_ptx, 0, "spin.ptx", &m), 0);
+    assert_int_equal(ptxsim_malloc(d, THREADS * CTAS * 4, &out), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(ptxsim_launch(m, "spin", (struct ptxsim_dim3){CTAS, 1, 1},
+                                       (struct ptxsim_dim3){THREADS, 1, 1}, 0, args),
+                         0);
+        st[i] = *ptxsim_timing_last(d);
+        assert_int_equal(ptxsim_memcpy_dtoh(d, got, out, THREADS * CTAS * 4), 0);
+        for (uint32_t t = 0; t < THREADS * CTAS; t++)
+            assert_int_equal(got[t], want(t));
+    }
+    free(got);
+    ptxsim_module_unload(m);
+    ptxsim_device_destroy(d);
+    ps_config_free(&cfg);
+}
+
+/*
+ * Reuse: the second launch of the kernel with the same grid converges as soon
+ * as its first window agrees with the first launch's last ones, so it times
+ * fewer CTAs; with reuse=0 both launches time the same number. Results exact.
+ * (Miss rates are not compared: the first launch's stores miss in the L2,
+ * the second's hit.)
+ */
+static void test_reuse(void **state)
+{
+    struct tm_stats on[2], off[2];
+
+    (void)state;
+    run_spin_twice("ptxsim_sample=window=40,k=3,tol=0.1,mtol=1\n", on);
+    run_spin_twice("ptxsim_sample=window=40,k=3,tol=0.1,mtol=1,reuse=0\n", off);
+    assert_int_equal(on[0].sampled.kernels, 1);
+    assert_int_equal(on[1].sampled.kernels, 1);
+    assert_int_equal(off[1].sampled.kernels, 1);
+    assert_int_equal(on[0].sampled.detailed_ctas, off[0].sampled.detailed_ctas);
+    assert_int_equal(off[1].sampled.detailed_ctas, off[0].sampled.detailed_ctas);
+    print_message("reuse: %llu then %llu CTAs timed, windows %llu then %llu\n",
+                  (unsigned long long)on[0].sampled.detailed_ctas,
+                  (unsigned long long)on[1].sampled.detailed_ctas,
+                  (unsigned long long)on[0].sampled.windows,
+                  (unsigned long long)on[1].sampled.windows);
+    assert_true(on[1].sampled.detailed_ctas < on[0].sampled.detailed_ctas);
+    assert_true(on[1].sampled.windows < on[0].sampled.windows);
+    assert_int_equal(on[1].c.thread_insts, on[0].c.thread_insts);
+    assert_int_equal(on[1].sampled.detailed_ctas + on[1].sampled.functional_ctas, CTAS);
+    assert_true(fabs((double)on[1].c.cycles / (double)off[1].c.cycles - 1) < 0.05);
+}
+
+/*
+ * Re-checks: after convergence the CTAs run functionally in stretches of two
+ * windows, each followed by a detailed window. Results stay exact, more CTAs
+ * are timed than without, every CTA is counted once, and the figures are
+ * the same for every thread count.
+ */
+static void test_recheck(void **state)
+{
+    struct tm_stats full, once, s1, s2;
+    const struct tm_sampled *r = &s1.sampled;
+
+    (void)state;
+    run_spin(NULL, &full);
+    run_spin(SPEC, &once);
+    run_spin(SPEC "ptxsim_sample=window=40,k=3,tol=0.1,mtol=0.1,recheck=2\nptxsim_threads=1\n",
+             &s1);
+    run_spin(SPEC "ptxsim_sample=window=40,k=3,tol=0.1,mtol=0.1,recheck=2\nptxsim_threads=2\n",
+             &s2);
+    assert_int_equal(r->kernels, 1);
+    assert_true(r->detailed_ctas > once.sampled.detailed_ctas);
+    assert_true(r->functional_ctas > 0);
+    assert_int_equal(r->detailed_ctas + r->functional_ctas, CTAS);
+    assert_true(r->windows > once.sampled.windows);
+    assert_int_equal(s1.c.ctas, CTAS);
+    assert_int_equal(s1.c.thread_insts, full.c.thread_insts);
+    assert_int_equal(r->detailed_insts + r->functional_insts, full.c.thread_insts);
+    assert_int_equal(s1.c.cycles, r->detailed_cycles + r->extra_cycles);
+    print_message("recheck: %llu of %u CTAs timed, %llu cycles vs %llu full\n",
+                  (unsigned long long)r->detailed_ctas, CTAS, (unsigned long long)s1.c.cycles,
+                  (unsigned long long)full.c.cycles);
+    assert_true(fabs((double)s1.c.cycles / (double)full.c.cycles - 1) < 0.05);
+    assert_int_equal(memcmp(&s1.c, &s2.c, sizeof(s1.c)), 0);
+    assert_int_equal(memcmp(&s1.sampled, &s2.sampled, sizeof(s1.sampled)), 0);
+}
+
 /*
  * Two kernels in flight together: the first is not sampled (the clock cannot jump for one
  * kernel while another runs); both compute exact results.
@@ -369,7 +479,8 @@ int main(void)
         cmocka_unit_test(test_spec),        cmocka_unit_test(test_criterion),
         cmocka_unit_test(test_interval),    cmocka_unit_test(test_extrapolate),
         cmocka_unit_test(test_sampled_add), cmocka_unit_test(test_machine),
-        cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_concurrent),  cmocka_unit_test(test_recheck),
+        cmocka_unit_test(test_reuse),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
