@@ -306,6 +306,95 @@ static const struct isa_operand *element(const struct xctx *x, const struct isa_
     return o->kind == ISA_OPND_VEC ? &x->f->ops[o->a + i] : o;
 }
 
+/*
+ * When every active lane's access is aligned and inside the CTA's shared
+ * memory, or inside one global allocation, the host pointer of address *a0
+ * (lane l's bytes are then at that pointer + addr[l] - *a0); else NULL, and
+ * lane_ptr checks lane by lane, counts and faults where it must. Looking an
+ * allocation up has no side effect.
+ */
+static uint8_t *span(struct xctx *x, uint8_t space, const uint64_t *addr, uint32_t size,
+                     uint64_t *a0)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    const struct isa_alloc *al;
+
+    if (!x->exec)
+        return NULL;
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        if (!(x->exec >> l & 1))
+            continue;
+        lo = addr[l] < lo ? addr[l] : lo;
+        hi = addr[l] > hi ? addr[l] : hi;
+        bits |= addr[l];
+    }
+    if ((bits & (size - 1)) || hi > UINT64_MAX - size)
+        return NULL;
+    *a0 = 0;
+    if (space == ISA_SPACE_SHARED)
+        return hi + size <= x->w->cta->shared_bytes ? x->w->cta->shared : NULL;
+    if (space != ISA_SPACE_GLOBAL)
+        return NULL;
+    if (!(lo >= x->hit_lo && hi + size <= x->hit_hi)) {
+        if (!(al = isa_devmem_find(x->p->dev->mem, lo, hi + size - lo)))
+            return NULL;
+        if (al->readonly && x->plain_only) /* plain_ptr refuses it */
+            return NULL;
+        if (al->readonly) { /* loads may read it; the cache of lane_ptr is for stores too */
+            *a0 = al->addr;
+            return al->data;
+        }
+        remember_alloc(x, al);
+    }
+    *a0 = x->hit_lo;
+    return x->hit_data;
+}
+
+/*
+ * The common load, one 4- or 8-byte element per lane into a register of its
+ * width (or wider, unsigned): nothing to extend, and the width is fixed for
+ * the whole loop, so each lane is one load instead of a switch on the size.
+ */
+static int load_lanes_word(struct xctx *x, uint8_t space, const uint64_t *addr, uint32_t size)
+{
+    uint64_t val[ISA_WARP_SIZE];
+    const uint8_t *base;
+    uint64_t a0;
+    uint32_t w;
+    int rc = 0;
+
+    if ((base = span(x, space, addr, size, &a0))) { /* every lane inside one block: no checks */
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+            if (!(x->exec >> l & 1))
+                continue;
+            if (size == 4) {
+                memcpy(&w, base + (addr[l] - a0), 4);
+                val[l] = w;
+            } else {
+                memcpy(&val[l], base + (addr[l] - a0), 8);
+            }
+        }
+        x_write(x, &x->ops[0], x->exec, val);
+        return 0;
+    }
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        uint8_t *p;
+
+        if (!(x->exec >> l & 1))
+            continue;
+        if (!(p = lane_ptr(x, l, space, addr[l], size, false, &rc)))
+            return rc;
+        if (size == 4) {
+            memcpy(&w, p, 4);
+            val[l] = w;
+        } else {
+            memcpy(&val[l], p, 8);
+        }
+    }
+    x_write(x, &x->ops[0], x->exec, val);
+    return 0;
+}
+
 /* The load's elements from addr[] (one per lane, in space) into its destination registers. */
 static int load_lanes(struct xctx *x, uint8_t space, const uint64_t *addr)
 {
@@ -315,6 +404,13 @@ static int load_lanes(struct xctx *x, uint8_t space, const uint64_t *addr)
     uint32_t size = isa_type_size(t), n = x->in->vec ? x->in->vec : 1;
     uint64_t val[ISA_WARP_SIZE];
     int rc = 0;
+
+    if (n == 1 && (size == 4 || size == 8) && d->kind == ISA_OPND_REG && !d->comp) {
+        unsigned rbits = isa_type_info((enum isa_type)x->f->regs[d->a].type)->bits;
+
+        if (rbits == ti->bits || (rbits > ti->bits && ti->kind != ISA_TK_SINT))
+            return load_lanes_word(x, space, addr, size);
+    }
 
     for (uint32_t i = 0; i < n; i++) {
         const struct isa_operand *e = element(x, d, i);
