@@ -28,8 +28,9 @@ struct tm_sample_spec {
     double min_waves; /* kernels with more CTAs than min_waves waves are sampled */
     uint32_t recheck; /* after convergence, one detailed window per `recheck` windows of CTAs run
                          functionally; 0 = none: every CTA after convergence runs functionally */
-    bool reuse;       /* a later launch of a converged kernel (same grid) may converge on fewer
-                         windows of its own when they agree with the earlier launch's */
+    uint32_t reuse;   /* a later launch of a converged kernel (same block) may converge on this
+                         many windows of its own when they agree with the earlier launch's;
+                         0 = never (k windows of its own) */
 };
 
 struct tm_params {

@@ -23,7 +23,7 @@ static void spec_default(struct tm_sample_spec *sp)
     sp->mtol = 0.05;
     sp->min_waves = 4;
     sp->recheck = 0;
-    sp->reuse = true;
+    sp->reuse = 2;
 }
 
 static int bad(struct ps_err *err, const char *s, const char *why, const char *item)
@@ -31,7 +31,7 @@ static int bad(struct ps_err *err, const char *s, const char *why, const char *i
     return ps_err_set(
         err, PS_EINVAL,
         "-ptxsim_sample '%.96s': %s '%.64s' (expected off, on, or a comma-separated "
-        "list of window=N, waves=F, k=N, tol=F, mtol=F, warmup=N, min_waves=F, recheck=N, reuse=0|1; "
+        "list of window=N, waves=F, k=N, tol=F, mtol=F, warmup=N, min_waves=F, recheck=N, reuse=N; "
         "docs/timing.md \"Sampled simulation\")",
         s, why, item);
 }
@@ -57,10 +57,15 @@ static int set_key(struct tm_sample_spec *sp, const char *s, char *item, struct 
         const char *name;
         double lo, hi;
         bool integer;
-    } keys[] = {
-        {"window", 0, 1e9, true},    {"k", 2, TM_SAMPLE_MAX_K, true}, {"tol", 1e-6, 1, false},
-        {"mtol", 0, 1, false},       {"warmup", 0, 1000, true},       {"min_waves", 1, 1e6, false},
-        {"waves", 0.1, 1000, false}, {"recheck", 0, 1e6, true},       {"reuse", 0, 1, true}};
+    } keys[] = {{"window", 0, 1e9, true},
+                {"k", 2, TM_SAMPLE_MAX_K, true},
+                {"tol", 1e-6, 1, false},
+                {"mtol", 0, 1, false},
+                {"warmup", 0, 1000, true},
+                {"min_waves", 1, 1e6, false},
+                {"waves", 0.1, 1000, false},
+                {"recheck", 0, 1e6, true},
+                {"reuse", 0, TM_SAMPLE_MAX_K, true}};
     char *eq = strchr(item, '=');
     double v;
 
@@ -91,7 +96,7 @@ static int set_key(struct tm_sample_spec *sp, const char *s, char *item, struct 
         else if (i == 7)
             sp->recheck = (uint32_t)v;
         else
-            sp->reuse = v != 0;
+            sp->reuse = (uint32_t)v;
         return 0;
     }
     *eq = '=';

@@ -60,14 +60,14 @@ void tm_sample_extrapolate(struct tm_counters *extra, const struct tm_counters *
 
 /*
  * The windows a kernel converged on, kept for its later launches with the
- * same grid (reuse): such a launch may converge once its own windows and
- * the most recent of these agree.
+ * same block shape (reuse): such a launch may converge once its own windows
+ * and the most recent of these agree.
  */
 #define TM_SAMPLE_REFS 8u
 struct tm_sample_ref {
     bool used;
     const void *prog; /* the program and kernel index of the launch */
-    uint32_t kernel, dyn_shared, grid[3], block[3];
+    uint32_t kernel, dyn_shared, block[3];
     struct tm_sample_window w[TM_SAMPLE_MAX_K]; /* the k windows, oldest first */
 };
 

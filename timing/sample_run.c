@@ -136,15 +136,19 @@ static void recheck(struct tm_gpu *g, struct tm_kernel *k, const struct tm_count
         skip(g, k);
 }
 
-/* The entry for k's kernel and grid, or NULL. */
+/*
+ * The entry for k's kernel with k's block and dynamic shared memory, or
+ * NULL. The grid may differ: the windows measure the steady state of CTAs
+ * of the same shape (lud's and gaussian's shrinking grids), and a launch
+ * that behaves otherwise does not agree with them.
+ */
 static struct tm_sample_ref *find_ref(struct tm_gpu *g, const struct tm_kernel *k)
 {
     for (uint32_t i = 0; i < TM_SAMPLE_REFS; i++) {
         struct tm_sample_ref *r = &g->sample_refs[i];
 
         if (r->used && r->prog == (const void *)k->L.p && r->kernel == k->L.kernel &&
-            r->dyn_shared == k->L.dyn_shared && !memcmp(r->grid, k->L.grid, sizeof(r->grid)) &&
-            !memcmp(r->block, k->L.block, sizeof(r->block)))
+            r->dyn_shared == k->L.dyn_shared && !memcmp(r->block, k->L.block, sizeof(r->block)))
             return r;
     }
     return NULL;
@@ -164,7 +168,6 @@ static void keep_ref(struct tm_gpu *g, const struct tm_kernel *k, const struct t
     r->prog = k->L.p;
     r->kernel = k->L.kernel;
     r->dyn_shared = k->L.dyn_shared;
-    memcpy(r->grid, k->L.grid, sizeof(r->grid));
     memcpy(r->block, k->L.block, sizeof(r->block));
     memcpy(r->w, w, n * sizeof(*w));
 }
@@ -173,6 +176,7 @@ int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k)
 {
     const struct tm_sample_spec *sp = &g->prm.sample;
     struct tm_sampler *s = &k->smp;
+    const struct tm_sample_ref *ref = sp->reuse && sp->reuse < sp->k ? find_ref(g, k) : NULL;
     uint64_t wave = (uint64_t)g->prm.nsm * k->occ.max;
     double w;
 
@@ -181,20 +185,21 @@ int tm_sample_arm(struct tm_gpu *g, struct tm_kernel *k)
         return 0;
     w = sp->window ? (double)sp->window : ceil(sp->waves * (double)wave);
     /*
-     * The criterion looks after warmup + k windows, with a wave in flight,
-     * and needs a window still to issue: a smaller kernel cannot converge
-     * in the steady state, and an armed kernel settles the SMs every cycle
+     * The criterion looks after warmup + k windows (warmup + reuse with an
+     * earlier launch's windows to agree with), with a wave in flight, and
+     * needs a window still to issue: a smaller kernel cannot converge in the
+     * steady state, and an armed kernel settles the SMs every cycle
      * (tm_kernels_issue), which costs the parallel stepper its fused rounds.
      */
-    if ((double)k->nctas < (double)(sp->warmup + sp->k + 1) * w + (double)wave)
+    if ((double)k->nctas < (double)(sp->warmup + (ref ? sp->reuse : sp->k) + 1) * w + (double)wave)
         return 0;
     if (!(s->snap = calloc(sp->k, sizeof(*s->snap))))
         return ps_err_set(&k->err, PS_ENOMEM, "out of memory");
     s->window = w < UINT32_MAX ? (uint32_t)w : UINT32_MAX;
     s->armed = true;
-    if (sp->reuse && find_ref(g, k)) {
+    if (ref) {
         s->has_ref = true;
-        memcpy(s->ref, find_ref(g, k)->w, sp->k * sizeof(*s->ref));
+        memcpy(s->ref, ref->w, sp->k * sizeof(*s->ref));
     }
     g->sampling++;
     return 0;
@@ -300,7 +305,7 @@ static void close_window(struct tm_gpu *g, struct tm_kernel *k, uint64_t done)
             converge(g, k, &now, w, sp->k);
         return;
     }
-    if (!s->has_ref) /* else: the earlier launch's last windows, then this one's */
+    if (!s->has_ref || s->n < sp->reuse) /* else: the earlier launch's last windows, then ours */
         return;
     memcpy(w, s->ref + s->n, (sp->k - s->n) * sizeof(*w));
     ordered(s, s->n, w + sp->k - s->n);

@@ -57,6 +57,11 @@ static void test_spec(void **state)
     assert_int_equal(sp.recheck, 4);
     assert_int_equal(tm_sample_spec_parse("recheck=-1", &sp, &err), PS_EINVAL);
     assert_int_equal(tm_sample_spec_parse("recheck=1.5", &sp, &err), PS_EINVAL);
+    assert_int_equal(tm_sample_spec_parse("on", &sp, &err), 0);
+    assert_int_equal(sp.reuse, 2);
+    assert_int_equal(tm_sample_spec_parse("on,reuse=1", &sp, &err), 0);
+    assert_int_equal(sp.reuse, 1);
+    assert_int_equal(tm_sample_spec_parse("reuse=33", &sp, &err), PS_EINVAL);
     /* Bad values name the option and the item. */
     assert_int_equal(tm_sample_spec_parse("k=1", &sp, &err), PS_EINVAL);
     assert_non_null(strstr(err.msg, "-ptxsim_sample"));
@@ -350,9 +355,9 @@ static void run_spin_twice(const char *overrides, struct tm_stats st[2])
 }
 
 /*
- * Reuse: the second launch of the kernel with the same grid converges as soon
- * as its first window agrees with the first launch's last ones, so it times
- * fewer CTAs; with reuse=0 both launches time the same number. Results exact.
+ * Reuse: the second launch of the kernel converges as soon as its own first
+ * reuse (default 2) windows agree with the first launch's last one, so it
+ * times fewer CTAs; with reuse=0 both launches time the same number.
  * (Miss rates are not compared: the first launch's stores miss in the L2,
  * the second's hit.)
  */
