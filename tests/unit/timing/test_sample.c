@@ -238,8 +238,11 @@ static uint32_t want(uint32_t tid)
     return x;
 }
 
-/* Runs spin over CTAS CTAs with the given overrides; checks every output; returns its stats. */
-static void run_spin(const char *overrides, struct tm_stats *st)
+/*
+ * Launches spin over CTAS CTAs n times on one device with the given
+ * overrides; checks every output; st[i] gets launch i's statistics.
+ */
+static void run_spin_n(const char *overrides, struct tm_stats *st, int n)
 {
     struct ps_config cfg;
     struct ptxsim_options o;
@@ -247,8 +250,8 @@ static void run_spin(const char *overrides, struct tm_stats *st)
     struct ptxsim_module *m;
     struct ps_err err;
     uint64_t out;
-    uint32_t seed = SEED, n = ITERS, *got = malloc(THREADS * CTAS * 4);
-    void *args[3] = {&out, &seed, &n};
+    uint32_t seed = SEED, iters = ITERS, *got = malloc(THREADS * CTAS * 4);
+    void *args[3] = {&out, &seed, &iters};
 
     assert_non_null(got);
     ps_err_clear(&err);
@@ -258,17 +261,24 @@ static void run_spin(const char *overrides, struct tm_stats *st)
     assert_int_equal(ptxsim_device_create(&o, &d), 0);
     assert_int_equal(ptxsim_module_load(d, spin_ptx, 0, "spin.ptx", &m), 0);
     assert_int_equal(ptxsim_malloc(d, THREADS * CTAS * 4, &out), 0);
-    assert_int_equal(ptxsim_launch(m, "spin", (struct ptxsim_dim3){CTAS, 1, 1},
-                                   (struct ptxsim_dim3){THREADS, 1, 1}, 0, args),
-                     0);
-    *st = *ptxsim_timing_last(d);
-    assert_int_equal(ptxsim_memcpy_dtoh(d, got, out, THREADS * CTAS * 4), 0);
-    for (uint32_t t = 0; t < THREADS * CTAS; t++)
-        assert_int_equal(got[t], want(t));
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(ptxsim_launch(m, "spin", (struct ptxsim_dim3){CTAS, 1, 1},
+                                       (struct ptxsim_dim3){THREADS, 1, 1}, 0, args),
+                         0);
+        st[i] = *ptxsim_timing_last(d);
+        assert_int_equal(ptxsim_memcpy_dtoh(d, got, out, THREADS * CTAS * 4), 0);
+        for (uint32_t t = 0; t < THREADS * CTAS; t++)
+            assert_int_equal(got[t], want(t));
+    }
     free(got);
     ptxsim_module_unload(m);
     ptxsim_device_destroy(d);
     ps_config_free(&cfg);
+}
+
+static void run_spin(const char *overrides, struct tm_stats *st)
+{
+    run_spin_n(overrides, st, 1);
 }
 
 #define SPEC "ptxsim_sample=window=40,k=3,tol=0.1,mtol=0.1\n"
@@ -319,41 +329,6 @@ static void test_machine(void **state)
     assert_int_equal(s2.sampled.kernels, 1);
 }
 
-/* Launches spin twice on one device with the given overrides; the two launches' statistics. */
-static void run_spin_twice(const char *overrides, struct tm_stats st[2])
-{
-    struct ps_config cfg;
-    struct ptxsim_options o;
-    struct ptxsim_device *d;
-    struct ptxsim_module *m;
-    struct ps_err err;
-    uint64_t out;
-    uint32_t seed = SEED, n = ITERS, *got = malloc(THREADS * CTAS * 4);
-    void *args[3] = {&out, &seed, &n};
-
-    assert_non_null(got);
-    ps_err_clear(&err);
-    assert_int_equal(ptxsim_config_build("gtx480", overrides, &cfg, &err), 0);
-    ptxsim_options_default(&o);
-    o.timing = &cfg;
-    assert_int_equal(ptxsim_device_create(&o, &d), 0);
-    assert_int_equal(ptxsim_module_load(d, spin_ptx, 0, "spin.ptx", &m), 0);
-    assert_int_equal(ptxsim_malloc(d, THREADS * CTAS * 4, &out), 0);
-    for (int i = 0; i < 2; i++) {
-        assert_int_equal(ptxsim_launch(m, "spin", (struct ptxsim_dim3){CTAS, 1, 1},
-                                       (struct ptxsim_dim3){THREADS, 1, 1}, 0, args),
-                         0);
-        st[i] = *ptxsim_timing_last(d);
-        assert_int_equal(ptxsim_memcpy_dtoh(d, got, out, THREADS * CTAS * 4), 0);
-        for (uint32_t t = 0; t < THREADS * CTAS; t++)
-            assert_int_equal(got[t], want(t));
-    }
-    free(got);
-    ptxsim_module_unload(m);
-    ptxsim_device_destroy(d);
-    ps_config_free(&cfg);
-}
-
 /*
  * Reuse: the second launch of the kernel converges as soon as its own first
  * reuse (default 2) windows agree with the first launch's last one, so it
@@ -366,8 +341,8 @@ static void test_reuse(void **state)
     struct tm_stats on[2], off[2];
 
     (void)state;
-    run_spin_twice("ptxsim_sample=window=40,k=3,tol=0.1,mtol=1\n", on);
-    run_spin_twice("ptxsim_sample=window=40,k=3,tol=0.1,mtol=1,reuse=0\n", off);
+    run_spin_n("ptxsim_sample=window=40,k=3,tol=0.1,mtol=1\n", on, 2);
+    run_spin_n("ptxsim_sample=window=40,k=3,tol=0.1,mtol=1,reuse=0\n", off, 2);
     assert_int_equal(on[0].sampled.kernels, 1);
     assert_int_equal(on[1].sampled.kernels, 1);
     assert_int_equal(off[1].sampled.kernels, 1);
