@@ -172,10 +172,8 @@ static int check_instr(struct parser *p, const struct isa_instr *in, const struc
                        uint32_t line, uint32_t col)
 {
     const struct isa_op_info *oi = isa_op_info(in->op);
-    bool pack = false;
+    bool pack = isa_instr_has_mod(in, ISA_MOD_PACK);
 
-    for (unsigned i = 0; i < in->nmods; i++)
-        pack |= in->mods[i] == ISA_MOD_PACK;
     if (needs_type(in->op) && !in->ntypes)
         return pp_fail(p, line, col, "'%s' needs a type modifier", oi->name);
     if (in->op == ISA_OP_CVT && in->ntypes < 2 && !pack)

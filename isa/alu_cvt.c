@@ -196,9 +196,18 @@ int isa_alu_exec_cvt(struct isa_alu_args *a)
 {
     const struct isa_instr *in = a->in;
     unsigned dt = in->types[0], st = in->ntypes > 1 ? in->types[1] : in->types[0];
-    struct cctx c = {alu_tbits(dt), alu_tbits(st), alu_tkind(dt) == ISA_TK_SINT,
-                     alu_tkind(st) == ISA_TK_SINT, dt, st, in->round, in->ftz, in->sat,
-                     alu_has(in, ISA_MOD_RELU), alu_mod(in, ISA_CAT_SATFINITE) != 0, 0.0};
+    struct cctx c = {alu_tbits(dt),
+                     alu_tbits(st),
+                     alu_tkind(dt) == ISA_TK_SINT,
+                     alu_tkind(st) == ISA_TK_SINT,
+                     dt,
+                     st,
+                     in->round,
+                     in->ftz,
+                     in->sat,
+                     isa_instr_has_mod(in, ISA_MOD_RELU),
+                     alu_mod(in, ISA_CAT_SATFINITE) != 0,
+                     0.0};
     bool dfp, sfp;
 
     if (!in->ntypes || in->round == ISA_RND_RS) /* .rs needs the rbits operand */

@@ -193,8 +193,8 @@ static inline double pick(double x, double y, bool max, bool prop)
 static int f_minmax(struct isa_alu_args *a, const struct fctx *c, bool f64, bool max)
 {
     const struct isa_instr *in = a->in;
-    bool prop = alu_has(in, ISA_MOD_NAN_), abs = alu_has(in, ISA_MOD_ABS);
-    bool xs = alu_has(in, ISA_MOD_XORSIGN), three = in->nops >= 4 && c->z;
+    bool prop = isa_instr_has_mod(in, ISA_MOD_NAN_), abs = isa_instr_has_mod(in, ISA_MOD_ABS);
+    bool xs = isa_instr_has_mod(in, ISA_MOD_XORSIGN), three = in->nops >= 4 && c->z;
 
     ALU_FOR(c->m) {
         double x = f64 ? LD64(c->x) : LD32(c->x), y = f64 ? LD64(c->y) : LD32(c->y), r;

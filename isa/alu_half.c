@@ -139,9 +139,14 @@ int isa_alu_exec_half(struct isa_alu_args *a)
     unsigned t = in->types[0], w = alu_tbits(t);
     const uint64_t *x = a->s[0], *y = a->s[1], *z = a->s[2];
     struct hctx h = {t == ISA_TYPE_F16 || t == ISA_TYPE_F16X2 ? ISA_FMT_F16 : ISA_FMT_BF16,
-                     in->round ? in->round : ISA_RND_RN, in->ftz, in->sat,
-                     alu_has(in, ISA_MOD_RELU), alu_has(in, ISA_MOD_NAN_),
-                     alu_has(in, ISA_MOD_ABS), alu_has(in, ISA_MOD_XORSIGN), op == ISA_OP_MAX};
+                     in->round ? in->round : ISA_RND_RN,
+                     in->ftz,
+                     in->sat,
+                     isa_instr_has_mod(in, ISA_MOD_RELU),
+                     isa_instr_has_mod(in, ISA_MOD_NAN_),
+                     isa_instr_has_mod(in, ISA_MOD_ABS),
+                     isa_instr_has_mod(in, ISA_MOD_XORSIGN),
+                     op == ISA_OP_MAX};
 
     if (!x)
         return PS_EINVAL;

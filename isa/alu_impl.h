@@ -103,14 +103,6 @@ static inline unsigned alu_mod(const struct isa_instr *in, enum isa_cat cat)
     return 0;
 }
 
-static inline bool alu_has(const struct isa_instr *in, enum isa_mod m)
-{
-    for (unsigned i = 0; i < in->nmods; i++)
-        if (in->mods[i] == m)
-            return true;
-    return false;
-}
-
 /* Checks that s[0..n) are present. */
 static inline bool alu_srcs(const struct isa_alu_args *a, unsigned n)
 {

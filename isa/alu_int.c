@@ -230,7 +230,8 @@ static inline uint64_t minmax1(uint64_t x, uint64_t y, unsigned w, bool sgn, boo
 static int int_minmax(struct isa_alu_args *a, const struct ictx *c, bool max)
 {
     unsigned t = a->in->types[0];
-    bool x2 = t == ISA_TYPE_U16X2 || t == ISA_TYPE_S16X2, relu = alu_has(a->in, ISA_MOD_RELU);
+    bool x2 = t == ISA_TYPE_U16X2 || t == ISA_TYPE_S16X2,
+         relu = isa_instr_has_mod(a->in, ISA_MOD_RELU);
     unsigned ew = x2 ? 16 : c->w;
     const uint64_t *z = a->in->nops >= 4 ? c->z : NULL; /* three-input form */
 

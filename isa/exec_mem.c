@@ -338,9 +338,9 @@ static uint8_t *span(struct xctx *x, uint8_t space, const uint64_t *addr, uint32
     if (!(lo >= x->hit_lo && hi + size <= x->hit_hi)) {
         if (!(al = isa_devmem_find(x->p->dev->mem, lo, hi + size - lo)))
             return NULL;
-        if (al->readonly && x->plain_only) /* plain_ptr refuses it */
-            return NULL;
         if (al->readonly) { /* loads may read it; the cache of lane_ptr is for stores too */
+            if (x->plain_only) /* plain_ptr refuses it */
+                return NULL;
             *a0 = al->addr;
             return al->data;
         }
@@ -357,32 +357,19 @@ static uint8_t *span(struct xctx *x, uint8_t space, const uint64_t *addr, uint32
  */
 static int load_lanes_word(struct xctx *x, uint8_t space, const uint64_t *addr, uint32_t size)
 {
-    uint64_t val[ISA_WARP_SIZE];
-    const uint8_t *base;
-    uint64_t a0;
+    uint64_t val[ISA_WARP_SIZE], a0 = 0;
+    const uint8_t *base = span(x, space, addr, size, &a0); /* one block: no per-lane checks */
     uint32_t w;
     int rc = 0;
 
-    if ((base = span(x, space, addr, size, &a0))) { /* every lane inside one block: no checks */
-        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
-            if (!(x->exec >> l & 1))
-                continue;
-            if (size == 4) {
-                memcpy(&w, base + (addr[l] - a0), 4);
-                val[l] = w;
-            } else {
-                memcpy(&val[l], base + (addr[l] - a0), 8);
-            }
-        }
-        x_write(x, &x->ops[0], x->exec, val);
-        return 0;
-    }
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
-        uint8_t *p;
+        const uint8_t *p;
 
         if (!(x->exec >> l & 1))
             continue;
-        if (!(p = lane_ptr(x, l, space, addr[l], size, false, &rc)))
+        if (base)
+            p = base + (addr[l] - a0);
+        else if (!(p = lane_ptr(x, l, space, addr[l], size, false, &rc)))
             return rc;
         if (size == 4) {
             memcpy(&w, p, 4);
@@ -657,10 +644,8 @@ static int exec_cvta(struct xctx *x)
     uint64_t tmp[ISA_WARP_SIZE], out[ISA_WARP_SIZE];
     const uint64_t *a = x_src(x, &x->ops[1], ISA_TYPE_U64, tmp);
     uint64_t win = window_of(x->in->space, x->f->is_entry);
-    bool to = false;
+    bool to = isa_instr_has_mod(x->in, ISA_MOD_TO);
 
-    for (unsigned i = 0; i < x->in->nmods; i++)
-        to |= x->in->mods[i] == ISA_MOD_TO;
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++)
         out[l] = to ? a[l] - win : a[l] + win;
     if (!win)

@@ -12,26 +12,18 @@ static uint32_t lead_lane(uint32_t mask)
     return mask ? (uint32_t)__builtin_ctz(mask) : 0;
 }
 
-static bool has_mod(const struct isa_instr *in, enum isa_mod m)
-{
-    for (unsigned i = 0; i < in->nmods; i++)
-        if (in->mods[i] == m)
-            return true;
-    return false;
-}
-
 /* bar{.cta}.sync / .arrive / .red and barrier{.cta}.*; bar.warp.sync is a no-op here. */
 static int exec_bar(struct xctx *x)
 {
     const struct isa_instr *in = x->in;
     struct isa_warp *w = x->w;
-    bool arrive = has_mod(in, ISA_MOD_ARRIVE), red = has_mod(in, ISA_MOD_RED);
+    bool arrive = isa_instr_has_mod(in, ISA_MOD_ARRIVE), red = isa_instr_has_mod(in, ISA_MOD_RED);
     uint32_t k = red ? 1 : 0, id, count = 0;
     uint64_t tmp[ISA_WARP_SIZE];
     struct isa_bar *b;
     int rc;
 
-    if (has_mod(in, ISA_MOD_WARP) || !x->exec)
+    if (isa_instr_has_mod(in, ISA_MOD_WARP) || !x->exec)
         return x_advance(x);
     id = in->nops > k ? (uint32_t)x_src(x, &x->ops[k], ISA_TYPE_U32, tmp)[lead_lane(x->exec)] : 0;
     if (id >= ISA_NUM_BARRIERS)
@@ -45,7 +37,7 @@ static int exec_bar(struct xctx *x)
        execute it; lanes elsewhere in the warp cannot run until release (no independent
        thread scheduling), so a CTA relying on that reports a deadlock. */
     b->arrived_threads += (uint32_t)__builtin_popcount(
-        in->op == ISA_OP_BAR || has_mod(in, ISA_MOD_ALIGNED) ? w->live : x->exec);
+        in->op == ISA_OP_BAR || isa_instr_has_mod(in, ISA_MOD_ALIGNED) ? w->live : x->exec);
     if (red) {
         const uint64_t *pv = x_src(x, &x->ops[in->nops - 1], ISA_TYPE_PRED, tmp);
 

@@ -67,14 +67,6 @@ uint32_t isa_module_find_var(const struct isa_module *m, const char *name)
     return ISA_NONE;
 }
 
-static bool has_mod(const struct isa_instr *in, enum isa_mod m)
-{
-    for (uint32_t i = 0; i < in->nmods; i++)
-        if (in->mods[i] == m)
-            return true;
-    return false;
-}
-
 bool isa_func_ctas_interact(const struct isa_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++) {
@@ -93,7 +85,7 @@ bool isa_func_ctas_interact(const struct isa_func *f)
             return true;
         case ISA_OP_LD:
         case ISA_OP_ST:
-            if (has_mod(in, ISA_MOD_VOLATILE) ||
+            if (isa_instr_has_mod(in, ISA_MOD_VOLATILE) ||
                 (in->sem != ISA_SEM_NONE && in->sem != ISA_SEM_WEAK))
                 return true;
             break;

@@ -161,6 +161,15 @@ struct isa_instr {
     uint32_t loc_file, loc_line, loc_col; /* last .loc before it (0 = none) */
 };
 
+/* Whether in carries modifier m. */
+static inline bool isa_instr_has_mod(const struct isa_instr *in, enum isa_mod m)
+{
+    for (unsigned i = 0; i < in->nmods; i++)
+        if (in->mods[i] == m)
+            return true;
+    return false;
+}
+
 /* A load from the global space (ld, ldu): it only reads device memory (isa_warp_step_plain). */
 static inline bool isa_instr_global_read(const struct isa_instr *in)
 {

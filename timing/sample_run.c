@@ -6,7 +6,8 @@
  * windows are closed and the criterion checked; a kernel submitted beside a
  * sampled one turns sampling off for it (the GPU's clock cannot jump for one
  * kernel while another runs); and at the end the CTAs never issued run
- * functionally, in linear order, and the estimate is booked.
+ * functionally (run_ctas) and the estimate is booked. With re-checks the
+ * functional CTAs run in stretches between detailed windows instead.
  *
  * Everything here runs in the sequential part of the cycle, so the decisions
  * are the same for every -ptxsim_threads.
@@ -39,19 +40,26 @@ static void snapshot(const struct tm_gpu *g, const struct tm_kernel *k, struct t
     c->thread_insts = k->L.thread_insts - k->smp.func_insts;
 }
 
-/* The window [s->start, now] as figures for the criterion. */
+/* A window's counters d as figures for the criterion. */
+static struct tm_sample_window figures(const struct tm_counters *d)
+{
+    struct tm_sample_window w;
+
+    w.cycles = d->cycles;
+    w.insts = d->thread_insts;
+    w.l1d_miss = d->l1d.accesses ? (double)tm_cache_misses(&d->l1d) / (double)d->l1d.accesses : 0;
+    w.l2_miss =
+        d->mem.l2.accesses ? (double)tm_cache_misses(&d->mem.l2) / (double)d->mem.l2.accesses : 0;
+    return w;
+}
+
+/* The window [b, now] as figures for the criterion. */
 static struct tm_sample_window measure(const struct tm_counters *now, const struct tm_counters *b)
 {
     struct tm_counters d;
-    struct tm_sample_window w;
 
     tm_counters_sub(&d, now, b);
-    w.cycles = d.cycles;
-    w.insts = d.thread_insts;
-    w.l1d_miss = d.l1d.accesses ? (double)tm_cache_misses(&d.l1d) / (double)d.l1d.accesses : 0;
-    w.l2_miss =
-        d.mem.l2.accesses ? (double)tm_cache_misses(&d.mem.l2) / (double)d.mem.l2.accesses : 0;
-    return w;
+    return figures(&d);
 }
 
 /*
@@ -119,16 +127,17 @@ static void skip(struct tm_gpu *g, struct tm_kernel *k)
 static void recheck(struct tm_gpu *g, struct tm_kernel *k, const struct tm_counters *now)
 {
     struct tm_sampler *s = &k->smp;
-    struct tm_sample_window w = measure(now, &s->start);
     struct tm_counters d;
+    struct tm_sample_window w;
     double cpi;
 
+    tm_counters_sub(&d, now, &s->start);
+    w = figures(&d);
     if (s->pending_insts && w.insts && w.cycles) { /* else a window of the drain: unused */
         cpi = (double)w.cycles / (double)w.insts;
         s->extra += (double)s->pending_insts * (s->left_cpi + cpi) / 2;
         s->pending_insts = 0;
         s->left_cpi = cpi;
-        tm_counters_sub(&d, now, &s->start);
         tm_counters_add(&s->delta, &d);
         count_window(s, &w);
     }
