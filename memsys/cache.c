@@ -37,6 +37,7 @@
 
 static enum mem_cache_result resfail(struct mem_cache *c, uint64_t *reason)
 {
+    c->last_lack = reason;
     (*reason)++;
     c->st.resfail++;
     return MEM_RESFAIL;
@@ -577,16 +578,38 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
         c->st.misses++;
 }
 
+/*
+ * The same request failed last time and nothing has changed since: it would
+ * fail again for the same reason, with no other effect (the policy's choices
+ * change nothing, and on_miss's answer is memoised), so only the count is
+ * repeated. The LD/ST unit retries its head request every cycle while the
+ * MSHRs are full, which in a memory-bound kernel is most L1D accesses.
+ */
+static bool replays_failure(struct mem_cache *c, const struct mem_req *r)
+{
+    return c->fail_valid && c->fail_gen == c->gen && !memcmp(&c->fail_req, r, sizeof(*r));
+}
+
 enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now)
 {
     enum mem_cache_result res;
 
+    if (replays_failure(c, r))
+        return resfail(c, c->fail_lack);
     if (r->type == MEM_WRITE)
         res = access_write(c, r, now);
     else if (r->type == MEM_ATOMIC || (r->l2_atomic && !c->l1))
         res = access_atomic(c, r, now);
     else
         res = access_read(c, r, now);
+    if (res != MEM_RESFAIL) {
+        c->gen++;
+    } else if (c->replay_ok) {
+        c->fail_valid = true;
+        c->fail_gen = c->gen;
+        c->fail_lack = c->last_lack;
+        memcpy(&c->fail_req, r, sizeof(*r));
+    }
     count(c, r, res, now);
     return res;
 }
@@ -598,12 +621,18 @@ const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c)
 
 bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out)
 {
-    return PS_RING_POP(&c->missq, out);
+    if (!PS_RING_POP(&c->missq, out))
+        return false;
+    c->gen++;
+    return true;
 }
 
 bool mem_cache_pop_ready(struct mem_cache *c, struct mem_req *out)
 {
-    return PS_RING_POP(&c->ready, out);
+    if (!PS_RING_POP(&c->ready, out))
+        return false;
+    c->gen++;
+    return true;
 }
 
 bool mem_cache_busy(const struct mem_cache *c)

@@ -100,6 +100,16 @@ struct mem_cache {
     /* The policy's on_miss answer for the request being retried (asked once per request). */
     bool memo_valid, memo_alloc;
     uint64_t memo_uid, memo_line;
+    /*
+     * A failed access retried unchanged fails the same way while nothing it
+     * reads has changed: gen counts the changes (every successful access,
+     * fill, pop and flush); last_lack is the counter the last failure
+     * charged. Only for policies whose choices change nothing (replay_ok).
+     */
+    bool replay_ok, fail_valid;
+    uint64_t gen, fail_gen;
+    uint64_t *last_lack, *fail_lack;
+    struct mem_req fail_req;
 };
 
 static inline uint32_t mem_cache_set_of(const struct mem_cache *c, uint64_t addr)

@@ -345,6 +345,7 @@ void mem_cache_fill(struct mem_cache *c, const struct mem_req *r, uint64_t now)
     uint32_t mi;
     uint8_t mask;
 
+    c->gen++;
     if (!t)
         return; /* not a read this cache sent: nothing waits for it */
     if (t->kind == TOK_SENT) {
@@ -367,6 +368,7 @@ void mem_cache_invalidate(struct mem_cache *c)
 {
     uint32_t n = c->g.nsets * c->g.assoc;
 
+    c->gen++;
     for (uint32_t i = 0; i < n; i++) {
         struct cline *l = &c->lines[i];
 
@@ -384,6 +386,7 @@ void mem_cache_warm(struct mem_cache *c, uint64_t addr, uint8_t mask, uint64_t n
     uint32_t set = mem_cache_set_of(c, addr), base = set * c->g.assoc, idx = NONE;
     struct mem_req r = {.addr = line << c->line_shift, .type = MEM_WRITE, .space = MEM_GLOBAL};
 
+    c->gen++;
     if (!c->sectored)
         mask = 1;
     for (uint32_t w = 0; w < c->g.assoc && idx == NONE; w++)
@@ -457,6 +460,7 @@ static int init_policy(struct mem_cache *c, const struct pol_l1d_ops *pol, const
     p.counters = c->st.pol;
     p.args = args ? args : "";
     c->pol = pol;
+    c->replay_ok = pol->choices_pure && !pol->on_stall;
     if (pol->line_state_bytes) {
         c->pol_lines = calloc((size_t)c->g.nsets * c->g.assoc, pol->line_state_bytes);
         if (!c->pol_lines)

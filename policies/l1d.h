@@ -135,6 +135,12 @@ struct pol_l1d_ops {
      */
     uint32_t (*victim)(void *st, uint32_t set, const struct pol_line_view *lines, uint32_t assoc,
                        uint64_t now);
+    /*
+     * on_miss and victim read nothing but their arguments (victim not even
+     * now) and change nothing: the cache may then answer a retried access
+     * that failed, with nothing changed since, without asking them again.
+     */
+    bool choices_pure;
     /* Optional notifications (NULL = not wanted). */
     void (*on_hit)(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now);
     void (*on_insert)(void *st, const struct mem_req *r, uint32_t set, uint32_t way, uint64_t now);

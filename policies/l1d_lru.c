@@ -60,4 +60,5 @@ const struct pol_l1d_ops pol_l1d_lru = {
     .state_size = sizeof(struct lru_state),
     .on_miss = lru_on_miss,
     .victim = lru_victim,
+    .choices_pure = true,
 };

@@ -1063,6 +1063,10 @@ struct stress {
     uint8_t *owed; /* by uid: 1 = a reply is due */
     struct mem_req flight[STRESS_FLIGHT];
     uint32_t nflight;
+    /* retry: a failed request is tried again until it goes in, as the LD/ST unit does */
+    bool retry, has_pend;
+    struct mem_req pend;
+    uint64_t results; /* a hash of every access's result */
 };
 
 static uint32_t rnd(struct stress *s, uint32_t n)
@@ -1080,7 +1084,12 @@ static void stress_access(struct stress *s, uint64_t now)
 
     r.space = rnd(s, 4) ? MEM_GLOBAL : MEM_LOCAL;
     r.cacheop = rnd(s, 8) ? 0 : ISA_CACHE_CG;
+    if (s->has_pend)
+        r = s->pend;
     res = mem_cache_access(s->c, &r, now);
+    s->results = s->results * 31 + (uint64_t)res + 1;
+    s->has_pend = s->retry && res == MEM_RESFAIL;
+    s->pend = r;
     if (res == MEM_RESFAIL)
         return;
     s->next_uid++;
@@ -1140,20 +1149,32 @@ static void stress_drain(struct stress *s, uint64_t now)
     assert_false(mem_cache_busy(s->c));
 }
 
-static void stress_run(const char *geom, const struct pol_l1d_ops *pol, uint32_t sm)
+/* Random traffic; with retry, what it ends with goes to *st and *results. */
+static void stress_run_retry(const char *geom, const struct pol_l1d_ops *pol, uint32_t sm,
+                             bool retry, struct mem_cache_stats *st, uint64_t *results)
 {
     struct stress s;
 
     memset(&s, 0, sizeof(s));
     s.c = mk(geom, pol, NULL, sm);
     s.rng = 12345;
+    s.retry = retry;
     s.owed = calloc(STRESS_STEPS + 1, 1);
     assert_non_null(s.owed);
     for (uint64_t t = 1; t <= STRESS_STEPS; t++)
         stress_step(&s, t);
     stress_drain(&s, STRESS_STEPS + 1);
+    if (st)
+        *st = *mem_cache_get_stats(s.c);
+    if (results)
+        *results = s.results;
     free(s.owed);
     mem_cache_destroy(s.c);
+}
+
+static void stress_run(const char *geom, const struct pol_l1d_ops *pol, uint32_t sm)
+{
+    stress_run_retry(geom, pol, sm, false, NULL, NULL);
 }
 
 static void test_cache_random_traffic(void **state)
@@ -1168,6 +1189,86 @@ static void test_cache_random_traffic(void **state)
     stress_run("S:2:128:2,L:T:m:L:L,A:4:2,2", NULL, SHARED);
     stress_run("N:2:128:2,L:E:f:N:L,A:4:2,2", &pol_l1d_bypass_all, 0);
     stress_run("S:1:128:1,L:B:m:F:L,A:2:2,2", NULL, SHARED);
+}
+
+/* LRU with its victim calls counted. */
+static uint32_t lru_victim_calls;
+
+static uint32_t counted_lru_victim(void *st, uint32_t set, const struct pol_line_view *lines,
+                                   uint32_t assoc, uint64_t now)
+{
+    lru_victim_calls++;
+    return pol_l1d_lru.victim(st, set, lines, assoc, now);
+}
+
+/*
+ * A retried access that failed with nothing changed since is answered from
+ * the last failure when the policy's choices are pure: the same results and
+ * statistics as asking again, with fewer questions to the policy.
+ */
+static void test_cache_failed_retry_replayed(void **state)
+{
+    /* the last allocates on fill, so no victim is picked when an access fails */
+    static const char *const geoms[] = {L1D, L2, "N:4:128:4,L:R:m:N:L,A:2:3,8",
+                                        "S:2:128:2,L:T:m:L:L,A:4:2,2",
+                                        "N:4:128:2,L:B:s:W:P,A:6:2,3"};
+    const size_t ngeoms = sizeof(geoms) / sizeof(geoms[0]);
+    struct pol_l1d_ops pure = pol_l1d_lru, asks = pol_l1d_lru;
+
+    (void)state;
+    pure.victim = asks.victim = counted_lru_victim;
+    pure.choices_pure = true;
+    asks.choices_pure = false;
+    for (size_t i = 0; i < ngeoms; i++) {
+        struct mem_cache_stats sp, sa;
+        uint64_t rp, ra;
+        uint32_t calls_pure, calls_asks;
+
+        lru_victim_calls = 0;
+        stress_run_retry(geoms[i], &pure, 0, true, &sp, &rp);
+        calls_pure = lru_victim_calls;
+        lru_victim_calls = 0;
+        stress_run_retry(geoms[i], &asks, 0, true, &sa, &ra);
+        calls_asks = lru_victim_calls;
+        assert_int_equal(rp, ra);
+        assert_memory_equal(&sp, &sa, sizeof(sp));
+        assert_true(sp.resfail > 0);
+        if (i + 1 < ngeoms)
+            assert_true(calls_pure < calls_asks); /* failures were replayed */
+        else
+            assert_int_equal(calls_pure, calls_asks);
+    }
+}
+
+/* A replayed failure counts again; a fill ends it, and a different request is not replayed. */
+static void test_cache_replay_ends_on_change(void **state)
+{
+    struct pol_l1d_ops pure = pol_l1d_lru;
+    struct mem_cache *c;
+    struct mem_req m;
+
+    (void)state;
+    pure.victim = counted_lru_victim;
+    c = mk("N:4:128:4,L:R:m:N:L,A:2:3,8", &pure, "", 0);
+    lru_victim_calls = 0;
+    assert_int_equal(rd(c, 0x1000, 1, 1), MEM_MISS);
+    assert_int_equal(rd(c, 0x2000, 2, 1), MEM_MISS);
+    assert_int_equal(lru_victim_calls, 2);
+    for (uint64_t t = 2; t < 6; t++)
+        assert_int_equal(rd(c, 0x3000, 3, t), MEM_RESFAIL);
+    assert_int_equal(lru_victim_calls, 3); /* asked at the first failure only */
+    assert_int_equal(mem_cache_get_stats(c)->resfail_mshr, 4);
+    assert_int_equal(rd(c, 0x4000, 4, 6), MEM_RESFAIL); /* another request: asked */
+    assert_int_equal(lru_victim_calls, 4);
+    assert_int_equal(rd(c, 0x3000, 3, 7), MEM_RESFAIL); /* no longer the last failure */
+    assert_int_equal(lru_victim_calls, 5);
+    assert_true(mem_cache_pop_miss(c, &m));
+    assert_int_equal(rd(c, 0x3000, 3, 8), MEM_RESFAIL); /* a pop: asked again */
+    assert_int_equal(lru_victim_calls, 6);
+    mem_cache_fill(c, &m, 9);
+    assert_int_equal(rd(c, 0x3000, 3, 10), MEM_MISS);
+    assert_int_equal(mem_cache_get_stats(c)->resfail_mshr, 7);
+    mem_cache_destroy(c);
 }
 
 /* ---- the policy table's extensions ---- */
@@ -1381,6 +1482,8 @@ int main(void)
         cmocka_unit_test(test_cache_on_miss_once_per_request),
         cmocka_unit_test(test_cache_deterministic),
         cmocka_unit_test(test_cache_random_traffic),
+        cmocka_unit_test(test_cache_failed_retry_replayed),
+        cmocka_unit_test(test_cache_replay_ends_on_change),
         cmocka_unit_test(test_cache_policy_asked_once),
         cmocka_unit_test(test_cache_on_stall_bypass),
         cmocka_unit_test(test_cache_on_merge),
