@@ -500,6 +500,11 @@ uint64_t tm_ldst_gen(const struct tm_ldst *u)
     return u->gen;
 }
 
+bool tm_ldst_slot_blind(const struct tm_ldst *u)
+{
+    return !u->fq;
+}
+
 uint64_t tm_ldst_free_at(const struct tm_ldst *u)
 {
     return u->ldst_free;

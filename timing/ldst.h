@@ -89,6 +89,8 @@ void tm_ldst_set_lines(struct tm_ldst *u, struct tm_line_prog *lines);
 bool tm_ldst_accepts(const struct tm_ldst *u, uint32_t slot, uint64_t now);
 /* Changes whenever what tm_ldst_accepts reads changes, except the time (see tm_ldst_free_at). */
 uint64_t tm_ldst_gen(const struct tm_ldst *u);
+/* tm_ldst_accepts gives every warp slot the same answer (no front-queue stage). */
+bool tm_ldst_slot_blind(const struct tm_ldst *u);
 /* tm_ldst_accepts is false before this cycle. */
 uint64_t tm_ldst_free_at(const struct tm_ldst *u);
 /* Times memory instruction `info` (decoded as ii) of warp w, issued at now. */

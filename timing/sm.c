@@ -12,6 +12,7 @@
  *      (timing/fetch.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/counters.h"
 #include "policies/create.h"
@@ -72,7 +73,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->env = *env;
     s->prm = p;
     s->id = id;
-    s->wp = calloc(p->max_warps, sizeof(*s->wp));
+    s->wp = aligned_alloc(_Alignof(struct hwarp), (size_t)p->max_warps * sizeof(*s->wp));
+    if (s->wp)
+        memset(s->wp, 0, (size_t)p->max_warps * sizeof(*s->wp));
     s->ctas = calloc(p->max_ctas, sizeof(*s->ctas));
     s->sched = calloc(p->nsched, sizeof(*s->sched));
     s->nviews_per_sched = (p->max_warps + p->nsched - 1) / p->nsched;

@@ -26,7 +26,7 @@ static uint64_t warp_wake(struct tm_sm *s, struct hwarp *h, uint64_t wake)
     if (!ii || fidx != h->ib.fidx || pc != h->ib.pc)
         return now + 1;
     /* Not blocked: waits for a pipe (see wake_time) or a policy's decision. */
-    if (!(t = tm_sb_blocked_until(&h->sb, tm_sm_reg_base(h->w), ii, now)))
+    if (!(t = tm_sb_blocked_until(&h->sb, h->reg_base, ii, now)))
         return now + 1;
     return t < wake ? t : wake;
 }

@@ -14,17 +14,21 @@
 #include "timing/scoreboard.h"
 #include "timing/sm.h"
 
+/*
+ * A hardware warp slot. The schedulers read most of it for every resident
+ * warp every pass, and with all SMs stepped in turn it is rarely still in
+ * the processor's cache: the fields a pass reads come first, packed into
+ * two cache lines (the array is line-aligned and each slot three lines).
+ */
 struct hwarp {
+    /* first line: residency, the I-buffer, the copied state and pc */
     struct isa_warp *w; /* NULL: free slot */
     struct cta *cta;
-    uint64_t age;
-    uint64_t born; /* cycle it entered the slot: older L1D lines are its predecessors' */
     struct tm_ibuf ib;
     bool exited;
-    uint32_t loads;  /* load instructions in flight */
-    uint32_t stores; /* store acknowledgements still to come back from the L2 */
-    struct tm_scoreboard sb;
-    uint64_t insts, last_issue;
+    /* The warp's state (ISA_WARP_*), copied likewise, and after a barrier wakes its CTA. */
+    uint8_t state;
+    bool cur_in_fn, cur_in_pc;
     /*
      * The warp's function and pc (the top frame's and the SIMT stack top's),
      * copied after each of its steps (tm_sm_pc_sync): only its own steps move
@@ -32,13 +36,25 @@ struct hwarp {
      * main cache-miss cost. cur_in_fn / cur_in_pc: the frame / stack is not empty.
      */
     uint32_t cur_fidx, cur_pc;
-    bool cur_in_fn, cur_in_pc;
-    /* The warp's state (ISA_WARP_*), copied likewise, and after a barrier wakes its CTA. */
-    uint8_t state;
+    uint32_t loads; /* load instructions in flight */
+    /* second line: the scoreboard's verdict, the next instruction, the age */
+    struct tm_scoreboard sb;
     /* The next instruction's decoded info, valid while the warp's pc stays nx_fidx:nx_pc. */
     const struct tm_iinfo *nx_ii;
     uint32_t nx_fidx, nx_pc;
-};
+    uint64_t age;
+    /*
+     * The warp's index in its CTA and the top frame's register window in the
+     * scoreboard (tm_sm_reg_base), copied likewise (only calls and returns
+     * move it): the scheduler reads both for every warp every pass.
+     */
+    uint32_t wid;
+    uint32_t stores; /* store acknowledgements still to come back from the L2 */
+    /* third line */
+    size_t reg_base;
+    uint64_t insts, last_issue;
+    uint64_t born; /* cycle it entered the slot: older L1D lines are its predecessors' */
+} __attribute__((aligned(64)));
 
 struct cta {
     struct isa_cta c;
@@ -95,11 +111,12 @@ struct split_cycle {
 /*
  * A scheduler pass that issued nothing, to repeat (timing/sm_issue.c):
  * valid while the SM's epoch is as recorded, the LD/ST unit's generation
- * and ldst_fail too where the pass read them (read_ldst, read_fail), and
- * now is before `until`.
+ * too where the pass read it (read_ldst), and now is before `until`; a
+ * different ldst_fail only moves the refused warps' counts.
  */
 struct sched_memo {
-    bool ok, ldst_fail, read_fail, read_ldst, mem_wait, structural;
+    bool ok, ldst_fail, read_ldst, mem_wait, structural;
+    uint32_t nrefused; /* warps the LD/ST unit refused: their reason follows ldst_fail */
     uint64_t epoch, ldst_gen, until;
     uint32_t why[TM_SCHED_WHYS];
 };
@@ -195,6 +212,8 @@ static inline void tm_sm_pc_sync(struct hwarp *h)
     h->cur_fidx = h->cur_in_fn ? w->fr[w->nfr - 1].fidx : 0;
     h->cur_pc = h->cur_in_pc ? w->st[w->sp - 1].pc : 0;
     h->state = w->state;
+    h->reg_base = h->cur_in_fn ? tm_sm_reg_base(w) : 0;
+    h->wid = w->id;
 }
 
 /* sm.c: instruction fetch for one warp a cycle; true if a fetch went out. */

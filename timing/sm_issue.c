@@ -25,8 +25,8 @@ _Static_assert(W_EXEC + 1 == TM_SCHED_WHYS, "sm_int.h's count of stall reasons")
  */
 struct pass_rec {
     bool stable;
-    bool read_fail; /* a warp's verdict depended on ldst_fail */
-    bool read_ldst; /* ... or on whether the LD/ST unit accepts */
+    bool read_ldst;    /* a warp's verdict depended on whether the LD/ST unit accepts */
+    uint32_t nrefused; /* ... and so many were refused: W_MSHR or W_STRUCT by ldst_fail */
     uint64_t until;
 };
 
@@ -75,7 +75,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
         r->stable = false;
         return W_FETCH;
     }
-    wait = tm_sb_check(&h->sb, tm_sm_reg_base(h->w), c->ii, s->now);
+    wait = tm_sb_check(&h->sb, h->reg_base, c->ii, s->now);
     if (wait != TM_SB_READY) {
         r->stable = false; /* the verdict is cached (or the first miss cycle seen) only now */
         return sb_why(wait);
@@ -83,7 +83,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
     r->read_ldst |= c->ii->is_mem;
     if (c->ii->is_mem && !tm_ldst_accepts(s->ldst, (uint32_t)(h - s->wp), s->now)) {
         rec_until(r, s->now, tm_ldst_free_at(s->ldst));
-        r->read_fail = true;
+        r->nrefused++;
         return ldst_fail ? W_MSHR : W_STRUCT;
     }
     c->unit_idx = free_unit(s, c->ii->unit, r);
@@ -102,7 +102,7 @@ static bool long_wait(struct tm_sm *s, struct hwarp *h)
         return false;
     if ((cached = tm_sb_cached_load_wait(&h->sb)) >= 0)
         return cached;
-    return tm_sb_waits_on_load(&h->sb, tm_sm_reg_base(h->w), tm_sm_next_instr(s, h, &fidx, &pc));
+    return tm_sb_waits_on_load(&h->sb, h->reg_base, tm_sm_next_instr(s, h, &fidx, &pc));
 }
 
 static uint32_t bank_extra(struct tm_sm *s, const struct tm_iinfo *ii, uint32_t slot)
@@ -129,7 +129,7 @@ static uint64_t issue_mem(struct tm_sm *s, uint32_t slot, const struct isa_step_
                           const struct tm_iinfo *ii, size_t base)
 {
     struct hwarp *h = &s->wp[slot];
-    struct tm_ldst_warp lw = {slot, (uint32_t)(h->cta - s->ctas), h->w->id};
+    struct tm_ldst_warp lw = {slot, (uint32_t)(h->cta - s->ctas), h->wid};
     struct tm_ldst_issued is = tm_ldst_issue(s->ldst, &lw, info, ii, s->now);
 
     h->stores += is.stores;
@@ -261,7 +261,7 @@ static void fill_view(struct tm_sm *s, uint32_t slot, struct pol_warp_view *v, b
     v->paused = h->cta && h->cta->paused;
     v->grid = s->L ? s->L->gridid : 0;
     v->cta_id = h->cta ? (uint32_t)h->cta->c.linear : 0; /* a policy's view: low 32 bits */
-    v->warp_in_cta = h->w ? h->w->id : 0;
+    v->warp_in_cta = h->w ? h->wid : 0;
 }
 
 static void count_whys(struct tm_sm *s, enum why y, uint32_t n)
@@ -396,18 +396,43 @@ static bool repeatable(const struct tm_sm *s)
     return s->env.ws->order_repeats && !s->lines && !s->mon;
 }
 
-/* Repeats scheduler sid's last pass if nothing it read has changed; false if it must run. */
+/*
+ * What the pass read of the LD/ST unit is as it was: its generation, or,
+ * when every warp gets the same answer, the answer itself (the queue moves
+ * on most cycles of a memory-bound kernel while it stays full).
+ */
+static bool ldst_unchanged(const struct tm_sm *s, const struct sched_memo *m)
+{
+    if (!m->read_ldst || m->ldst_gen == tm_ldst_gen(s->ldst))
+        return true;
+    return tm_ldst_slot_blind(s->ldst) && tm_ldst_accepts(s->ldst, 0, s->now) == !m->nrefused;
+}
+
+/*
+ * Repeats scheduler sid's last pass if nothing it read has changed; false if
+ * it must run. A changed ldst_fail changes only the refused warps' reason
+ * (an MSHR stall rather than a structural one), so such a pass is repeated
+ * with those counts moved: in a memory-bound kernel the LD/ST unit's failure
+ * comes and goes from cycle to cycle while nothing else moves.
+ */
 static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct sched_memo *m = &s->memo[sid];
+    uint32_t why[TM_SCHED_WHYS];
 
-    if (!m->ok || m->epoch != s->epoch || (m->read_fail && m->ldst_fail != ldst_fail) ||
-        s->now >= m->until || (m->read_ldst && m->ldst_gen != tm_ldst_gen(s->ldst)))
+    if (!m->ok || m->epoch != s->epoch || s->now >= m->until || !ldst_unchanged(s, m))
         return false;
+    memcpy(why, m->why, sizeof(why));
+    if (m->ldst_fail != ldst_fail) {
+        enum why was = m->ldst_fail ? W_MSHR : W_STRUCT, now = ldst_fail ? W_MSHR : W_STRUCT;
+
+        why[was] -= m->nrefused;
+        why[now] += m->nrefused;
+    }
     s->k.sched_cycles++;
     for (uint32_t y = 0; y < TM_SCHED_WHYS; y++)
-        if (m->why[y])
-            count_whys(s, (enum why)y, m->why[y]);
+        if (why[y])
+            count_whys(s, (enum why)y, why[y]);
     sum->mem_wait |= m->mem_wait;
     sum->structural |= m->structural;
     return true;
@@ -424,7 +449,7 @@ static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const s
     m->epoch = s->epoch;
     m->ldst_gen = tm_ldst_gen(s->ldst);
     m->ldst_fail = ldst_fail;
-    m->read_fail = r->read_fail;
+    m->nrefused = r->nrefused;
     m->read_ldst = r->read_ldst;
     m->until = r->until;
     m->mem_wait = mem_wait;
@@ -435,7 +460,7 @@ static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const s
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct pol_warp_sched_ops *ws = s->env.ws;
-    struct pass_rec rec = {repeatable(s), false, false, TM_NEVER};
+    struct pass_rec rec = {repeatable(s), false, 0, TM_NEVER};
     struct tm_cycle_sum mine = {false, false, false};
     uint32_t why[TM_SCHED_WHYS] = {0}, nv, n;
 
