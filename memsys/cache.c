@@ -587,7 +587,9 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
  */
 static bool replays_failure(struct mem_cache *c, const struct mem_req *r)
 {
-    return c->fail_valid && c->fail_gen == c->gen && !memcmp(&c->fail_req, r, sizeof(*r));
+    return c->fail_valid && c->fail_gen == c->gen &&
+           (c->fail_missq_gen == c->missq_gen || c->fail_lack != &c->st.resfail_missq) &&
+           !memcmp(&c->fail_req, r, sizeof(*r));
 }
 
 enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now)
@@ -607,6 +609,7 @@ enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req
     } else if (c->replay_ok) {
         c->fail_valid = true;
         c->fail_gen = c->gen;
+        c->fail_missq_gen = c->missq_gen;
         c->fail_lack = c->last_lack;
         memcpy(&c->fail_req, r, sizeof(*r));
     }
@@ -623,16 +626,13 @@ bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out)
 {
     if (!PS_RING_POP(&c->missq, out))
         return false;
-    c->gen++;
+    c->missq_gen++;
     return true;
 }
 
 bool mem_cache_pop_ready(struct mem_cache *c, struct mem_req *out)
 {
-    if (!PS_RING_POP(&c->ready, out))
-        return false;
-    c->gen++;
-    return true;
+    return PS_RING_POP(&c->ready, out); /* no access reads the ready queue */
 }
 
 bool mem_cache_busy(const struct mem_cache *c)

@@ -103,11 +103,14 @@ struct mem_cache {
     /*
      * A failed access retried unchanged fails the same way while nothing it
      * reads has changed: gen counts the changes (every successful access,
-     * fill, pop and flush); last_lack is the counter the last failure
-     * charged. Only for policies whose choices change nothing (replay_ok).
+     * fill and flush), missq_gen the miss queue's pops, which only give it
+     * room and so matter only to a failure for lack of it (every other
+     * check an access makes comes before or does not read the queue);
+     * last_lack is the counter the last failure charged. Only for policies
+     * whose choices change nothing (replay_ok).
      */
     bool replay_ok, fail_valid;
-    uint64_t gen, fail_gen;
+    uint64_t gen, fail_gen, missq_gen, fail_missq_gen;
     uint64_t *last_lack, *fail_lack;
     struct mem_req fail_req;
 };

@@ -1263,11 +1263,22 @@ static void test_cache_replay_ends_on_change(void **state)
     assert_int_equal(rd(c, 0x3000, 3, 7), MEM_RESFAIL); /* no longer the last failure */
     assert_int_equal(lru_victim_calls, 5);
     assert_true(mem_cache_pop_miss(c, &m));
-    assert_int_equal(rd(c, 0x3000, 3, 8), MEM_RESFAIL); /* a pop: asked again */
-    assert_int_equal(lru_victim_calls, 6);
+    assert_int_equal(rd(c, 0x3000, 3, 8), MEM_RESFAIL); /* a pop frees no MSHR: replayed */
+    assert_int_equal(lru_victim_calls, 5);
     mem_cache_fill(c, &m, 9);
-    assert_int_equal(rd(c, 0x3000, 3, 10), MEM_MISS);
+    assert_int_equal(rd(c, 0x3000, 3, 10), MEM_MISS); /* a fill: looked up */
+    assert_int_equal(lru_victim_calls, 6);
     assert_int_equal(mem_cache_get_stats(c)->resfail_mshr, 7);
+    mem_cache_destroy(c);
+
+    /* A failure for lack of miss-queue room ends with the pop that makes room. */
+    c = mk("N:4:128:4,L:R:m:N:L,A:4:3,1", &pure, "", 0);
+    assert_int_equal(rd(c, 0x1000, 1, 1), MEM_MISS);
+    assert_int_equal(rd(c, 0x2000, 2, 2), MEM_RESFAIL);
+    assert_int_equal(rd(c, 0x2000, 2, 3), MEM_RESFAIL);
+    assert_int_equal(mem_cache_get_stats(c)->resfail_missq, 2);
+    assert_true(mem_cache_pop_miss(c, &m));
+    assert_int_equal(rd(c, 0x2000, 2, 4), MEM_MISS);
     mem_cache_destroy(c);
 }
 
