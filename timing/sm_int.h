@@ -17,8 +17,10 @@
 /*
  * A hardware warp slot. The schedulers read most of it for every resident
  * warp every pass, and with all SMs stepped in turn it is rarely still in
- * the processor's cache: the fields a pass reads come first, packed into
- * two cache lines (the array is line-aligned and each slot three lines).
+ * the processor's cache, so its fields are grouped by line (the array is
+ * line-aligned, a slot three lines): what decides whether the warp can
+ * issue first, then its scoreboard verdict and age, then what only a
+ * policy's view or an issue reads.
  */
 struct hwarp {
     /* first line: residency, the I-buffer, the copied state and pc */
@@ -50,7 +52,7 @@ struct hwarp {
      */
     uint32_t wid;
     uint32_t stores; /* store acknowledgements still to come back from the L2 */
-    /* third line */
+    /* third line: the register window (a scoreboard check), the view's counters */
     size_t reg_base;
     uint64_t insts, last_issue;
     uint64_t born; /* cycle it entered the slot: older L1D lines are its predecessors' */
