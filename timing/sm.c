@@ -86,8 +86,9 @@ struct tm_sm *tm_sm_create(const struct tm_sm_env *env, uint32_t id, struct ps_e
     s->cyc.def = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.def));
     s->cyc.plain = calloc(p->nsched ? p->nsched : 1, sizeof(*s->cyc.plain));
     s->memo = calloc(p->nsched ? p->nsched : 1, sizeof(*s->memo));
+    s->sepoch = calloc(p->nsched ? p->nsched : 1, sizeof(*s->sepoch));
     if (!s->wp || !s->ctas || !s->sched || !s->views || !s->order || !s->sorder || !s->nsorder ||
-        !s->cyc.def || !s->cyc.plain || !s->memo)
+        !s->cyc.def || !s->cyc.plain || !s->memo || !s->sepoch)
         goto oom;
     set_units(s);
     for (uint32_t i = 0; i < p->nsched; i++) {
@@ -143,6 +144,7 @@ void tm_sm_destroy(struct tm_sm *s)
     free(s->cyc.def);
     free(s->cyc.plain);
     free(s->memo);
+    free(s->sepoch);
     free(s);
 }
 
@@ -152,7 +154,7 @@ void tm_sm_kernel_begin(struct tm_sm *s, struct isa_launch *L, struct tm_itable 
     s->L = L;
     s->Lreal = NULL;
     s->drained = false;
-    s->epoch++;
+    tm_sm_changed(s);
     if (s->par) {
         s->Lv = *L;
         s->Lv.warp_insts = s->Lv.thread_insts = 0;
@@ -167,7 +169,7 @@ void tm_sm_kernel_end(struct tm_sm *s)
 {
     tm_ldst_kernel_end(s->ldst);
     s->drained = false;
-    s->epoch++;
+    tm_sm_changed(s);
     s->L = NULL;
     s->Lreal = NULL;
     s->it = NULL;
@@ -201,7 +203,7 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
 
     h->w = &c->c.warps[i];
     h->cta = c;
-    s->epoch++;
+    tm_sm_warp_changed(s, slot);
     if (slot >= s->slots_hi)
         s->slots_hi = slot + 1;
     h->age = (*warp_seq)++;
@@ -297,7 +299,7 @@ bool tm_sm_fetch(struct tm_sm *s)
                                h->w->st[h->w->sp - 1].pc, s->now))
                 continue;
             s->k.ifetch_reqs++;
-            s->epoch++;
+            tm_sm_warp_changed(s, slot);
             s->fetch_rr = (slot + 1) % nw;
             any = true;
             break;

@@ -112,14 +112,14 @@ struct split_cycle {
 
 /*
  * A scheduler pass that issued nothing, to repeat (timing/sm_issue.c):
- * valid while the SM's epoch is as recorded, the LD/ST unit's generation
+ * valid while the SM's and the scheduler's epochs are as recorded, the LD/ST unit's generation
  * too where the pass read it (read_ldst), and now is before `until`; a
  * different ldst_fail only moves the refused warps' counts.
  */
 struct sched_memo {
     bool ok, ldst_fail, read_ldst, mem_wait, structural;
     uint32_t nrefused; /* warps the LD/ST unit refused: their reason follows ldst_fail */
-    uint64_t epoch, ldst_gen, until;
+    uint64_t gepoch, sepoch, ldst_gen, until;
     uint32_t why[TM_SCHED_WHYS];
 };
 
@@ -173,9 +173,14 @@ struct tm_sm {
     /*
      * Bumped by everything that can change what a scheduler pass reads
      * besides the time: issues, warps arriving and leaving, fetches, load
-     * and store completions, policy events, pauses, kernels.
+     * and store completions, policy events, pauses, kernels. A scheduler's
+     * pass reads only its own warps, so what changes one warp is also
+     * counted in its scheduler's sepoch, and what changes more in gepoch
+     * (tm_sm_warp_changed, tm_sm_changed): a pass is repeated while those
+     * two are as recorded.
      */
-    uint64_t epoch;
+    uint64_t epoch, gepoch;
+    uint64_t *sepoch;        /* per scheduler */
     struct sched_memo *memo; /* per scheduler */
     bool fetch_idle;         /* no warp wanted to fetch at fetch_idle_epoch */
     uint64_t fetch_idle_epoch;
@@ -190,6 +195,20 @@ struct tm_sm {
     struct isa_launch Lv, *Lreal;
     struct split_cycle cyc;
 };
+
+/* Something that may change what every scheduler's pass reads has changed (struct tm_sm). */
+static inline void tm_sm_changed(struct tm_sm *s)
+{
+    s->epoch++;
+    s->gepoch++;
+}
+
+/* The warp in slot changed: what its own scheduler's pass reads (struct tm_sm). */
+static inline void tm_sm_warp_changed(struct tm_sm *s, uint32_t slot)
+{
+    s->epoch++;
+    s->sepoch[slot % s->prm->nsched]++;
+}
 
 /* sm_warps.c: warp events, retirement, and the hooks the LD/ST unit calls. */
 void tm_sm_event(struct tm_sm *s, enum pol_warp_event e, uint32_t slot);

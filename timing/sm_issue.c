@@ -199,7 +199,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c, bool plai
     uint32_t sp0 = w->sp;
     int rc;
 
-    s->epoch++;
+    tm_sm_warp_changed(s, slot);
     info.space = 0;
     tm_sb_forget(&h->sb);
     rc = plain ? isa_warp_step_plain(w, &info) : isa_warp_step(w, &info);
@@ -236,8 +236,10 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c, bool plai
     if (w->state == ISA_WARP_BARRIER)
         tm_sm_event(s, POL_WARP_BARRIER, slot);
     /* bar.arrive does not wait but may complete a barrier others wait at. */
-    if (ii->is_bar && isa_cta_release_barriers(&h->cta->c))
+    if (ii->is_bar && isa_cta_release_barriers(&h->cta->c)) {
         cta_states_sync(s, h->cta);
+        tm_sm_changed(s); /* the CTA's warps may sit with either scheduler */
+    }
     tm_ibuf_advance(&h->ib, w, ii->is_ctrl);
     if (w->state == ISA_WARP_DONE)
         warp_exited(s, slot);
@@ -373,7 +375,7 @@ static void defer(struct tm_sm *s, uint32_t sid, const struct pol_warp_view *v,
     d->v = *v;
     d->c = *c;
     d->sid = sid;
-    s->epoch++;
+    tm_sm_warp_changed(s, v->slot);
     if (c->ii->is_mem)
         tm_ldst_hold(s->ldst, s->now + 1);
     else
@@ -420,7 +422,8 @@ static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm
     const struct sched_memo *m = &s->memo[sid];
     uint32_t why[TM_SCHED_WHYS];
 
-    if (!m->ok || m->epoch != s->epoch || s->now >= m->until || !ldst_unchanged(s, m))
+    if (!m->ok || m->gepoch != s->gepoch || m->sepoch != s->sepoch[sid] || s->now >= m->until ||
+        !ldst_unchanged(s, m))
         return false;
     memcpy(why, m->why, sizeof(why));
     if (m->ldst_fail != ldst_fail) {
@@ -446,7 +449,8 @@ static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const s
     if (!r->stable)
         return;
     m->ok = true;
-    m->epoch = s->epoch;
+    m->gepoch = s->gepoch;
+    m->sepoch = s->sepoch[sid];
     m->ldst_gen = tm_ldst_gen(s->ldst);
     m->ldst_fail = ldst_fail;
     m->nrefused = r->nrefused;

@@ -89,11 +89,12 @@ void tm_sm_update_paused(struct tm_sm *s)
     uint32_t lim;
 
     if (!s->env.cs || !s->env.cs->run_limit || !s->nctas) {
-        s->epoch += s->any_paused;
+        if (s->any_paused)
+            tm_sm_changed(s);
         s->any_paused = false;
         return;
     }
-    s->epoch++; /* a CTA policy with a run limit: passes are not repeated */
+    tm_sm_changed(s); /* a CTA policy with a run limit: passes are not repeated */
     lim = s->env.cs->run_limit(s->env.cs_st, s->id);
     s->any_paused = false;
     for (uint32_t i = 0; i < s->prm->max_ctas; i++) {

@@ -8,7 +8,7 @@
 
 void tm_sm_event(struct tm_sm *s, enum pol_warp_event e, uint32_t slot)
 {
-    s->epoch++;
+    tm_sm_warp_changed(s, slot);
     if (s->env.ws->on_event)
         s->env.ws->on_event(s->sched[slot % s->prm->nsched], e, slot, s->now);
 }
@@ -63,7 +63,7 @@ static void load_done(void *ctx, uint32_t slot, const uint32_t *dst, uint32_t nd
     struct tm_sm *s = ctx;
     struct hwarp *h = &s->wp[slot];
 
-    s->epoch++;
+    tm_sm_warp_changed(s, slot);
     tm_sb_forget(&h->sb);
     for (uint32_t i = 0; i < ndst; i++)
         tm_sb_set(&h->sb, dst[i], at);
@@ -89,7 +89,7 @@ static void store_done(void *ctx, uint32_t slot, uint32_t acks)
 
     if (slot >= s->prm->max_warps)
         return;
-    s->epoch++;
+    tm_sm_warp_changed(s, slot);
     h = &s->wp[slot];
     h->stores += acks;
     if (!h->stores)
@@ -103,7 +103,7 @@ static void fetch_done(void *ctx, const struct mem_req *r)
     struct tm_sm *s = ctx;
     struct hwarp *h = &s->wp[r->warp];
 
-    s->epoch++;
+    tm_sm_warp_changed(s, r->warp);
     if (h->w)
         tm_ibuf_filled(&h->ib, s->now);
 }
