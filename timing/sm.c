@@ -202,6 +202,7 @@ static int warp_enter(struct tm_sm *s, struct cta *c, uint32_t i, uint32_t slot,
     uint32_t sid = slot % s->prm->nsched;
 
     h->w = &c->c.warps[i];
+    h->wid = h->w->id;
     h->cta = c;
     tm_sm_warp_changed(s, slot);
     if (slot >= s->slots_hi)

@@ -46,9 +46,10 @@ struct hwarp {
     uint32_t nx_fidx, nx_pc;
     uint64_t age;
     /*
-     * The warp's index in its CTA and the top frame's register window in the
-     * scoreboard (tm_sm_reg_base), copied likewise (only calls and returns
-     * move it): the scheduler reads both for every warp every pass.
+     * The warp's index in its CTA (copied when it enters the slot) and the
+     * top frame's register window in the scoreboard (tm_sm_reg_base, copied
+     * with the pc: only calls and returns move it): the scheduler reads both
+     * for every warp every pass, and the issue stage the window.
      */
     uint32_t wid;
     uint32_t stores; /* store acknowledgements still to come back from the L2 */
@@ -234,7 +235,6 @@ static inline void tm_sm_pc_sync(struct hwarp *h)
     h->cur_pc = h->cur_in_pc ? w->st[w->sp - 1].pc : 0;
     h->state = w->state;
     h->reg_base = h->cur_in_fn ? tm_sm_reg_base(w) : 0;
-    h->wid = w->id;
 }
 
 /* sm.c: instruction fetch for one warp a cycle; true if a fetch went out. */

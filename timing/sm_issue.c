@@ -193,7 +193,7 @@ static int issue(struct tm_sm *s, uint32_t slot, const struct cand *c, bool plai
     struct isa_warp *w = h->w;
     const struct tm_iinfo *ii = c->ii;
     struct isa_step_info info;
-    size_t base = tm_sm_reg_base(w);
+    size_t base = h->reg_base; /* the frame the instruction runs in (a call moves it) */
     uint32_t extra;
     uint64_t ready;
     uint32_t sp0 = w->sp;
