@@ -585,11 +585,22 @@ static void count(struct mem_cache *c, const struct mem_req *r, enum mem_cache_r
  * repeated. The LD/ST unit retries its head request every cycle while the
  * MSHRs are full, which in a memory-bound kernel is most L1D accesses.
  */
-static bool replays_failure(struct mem_cache *c, const struct mem_req *r)
+static bool replays_failure(const struct mem_cache *c, const struct mem_req *r)
 {
     return c->fail_valid && c->fail_gen == c->gen &&
            (c->fail_missq_gen == c->missq_gen || c->fail_lack != &c->st.resfail_missq) &&
            !memcmp(&c->fail_req, r, sizeof(*r));
+}
+
+bool mem_cache_fails_again(const struct mem_cache *c, const struct mem_req *r)
+{
+    return replays_failure(c, r);
+}
+
+void mem_cache_count_failures(struct mem_cache *c, uint64_t n)
+{
+    *c->fail_lack += n;
+    c->st.resfail += n;
 }
 
 enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now)

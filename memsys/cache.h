@@ -134,6 +134,15 @@ void mem_cache_set_observer(struct mem_cache *c, mem_cache_observer fn, void *ct
 enum mem_cache_result mem_cache_access(struct mem_cache *c, const struct mem_req *r, uint64_t now);
 
 /* Next request for the next level (line fills, sent reads, writes, write-backs of dirty lines). */
+/*
+ * r, retried now, would fail as it did last time, changing nothing but the
+ * failure counts, and keeps doing so until an access succeeds, a line is
+ * filled or flushed, or (for a failure for lack of miss-queue room) a miss
+ * is popped. Only for policies whose choices are pure (policies/l1d.h).
+ */
+bool mem_cache_fails_again(const struct mem_cache *c, const struct mem_req *r);
+/* Counts n more of the failure mem_cache_fails_again vouches for (retries not simulated). */
+void mem_cache_count_failures(struct mem_cache *c, uint64_t n);
 const struct mem_req *mem_cache_peek_miss(const struct mem_cache *c);
 bool mem_cache_pop_miss(struct mem_cache *c, struct mem_req *out);
 

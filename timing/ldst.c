@@ -73,6 +73,7 @@ struct tm_ldst {
     bool in_par, send_ok;
     uint32_t popped, stalls;
     struct mem_req send;
+    bool moved; /* this cycle's tm_ldst_cycle moved a queued request on (tm_ldst_stuck) */
 };
 
 struct tm_ldst *tm_ldst_create(const struct tm_ldst_env *env, struct ps_err *err)
@@ -408,6 +409,7 @@ static bool l1p_cycle(struct tm_ldst *u, uint64_t now)
     if (!l1_access(u, u->env.l1d, &q->r, now))
         return true;
     ps_ring_pop(&u->l1p, NULL);
+    u->moved = true;
     return false;
 }
 
@@ -422,6 +424,7 @@ static bool frontq_cycle(struct tm_ldst *u, uint64_t now)
         return true;
     mem_frontq_pop(u->fq);
     u->gen++;
+    u->moved = true;
     return false;
 }
 
@@ -445,12 +448,16 @@ static bool ldq_cycle(struct tm_ldst *u, uint64_t now)
     u->ldq_insts -= q->last;
     ps_ring_pop(&u->ldq, NULL);
     u->gen++;
+    u->moved = true;
     return false;
 }
 
 bool tm_ldst_cycle(struct tm_ldst *u, uint64_t now)
 {
-    bool fail = l1p_cycle(u, now);
+    bool fail;
+
+    u->moved = false;
+    fail = l1p_cycle(u, now);
 
     return ldq_cycle(u, now) || fail;
 }
@@ -462,21 +469,84 @@ bool tm_ldst_due(const struct tm_ldst *u, uint64_t now)
     return (q && q->at <= now + 1) || mem_frontq_pending(u->fq) > 0 || (p && p->at <= now + 1);
 }
 
-uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake)
+/* The L1s in send_miss's order of indices: instruction, constant, texture, data. */
+static struct mem_cache *l1_by_index(const struct tm_ldst *u, uint32_t k)
+{
+    return k == 0 ? u->env.l1i : k == 1 ? u->env.l1c : k == 2 ? u->env.l1t : u->env.l1d;
+}
+
+/* Request r of the LD/ST queue enters the L1 latency queue (l1_hand), rather than an L1. */
+static bool via_l1p(const struct tm_ldst *u, const struct mem_req *r)
+{
+    return l1_of(u, r) == u->env.l1d && r->type != MEM_ATOMIC && r->cacheop != ISA_CACHE_CG;
+}
+
+bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *st)
+{
+    const struct queued *q = ps_ring_head(&u->ldq), *p = ps_ring_head(&u->l1p);
+
+    st->l1d_fail = false;
+    st->nwait = 0;
+    /* A head due by the next cycle was tried this cycle (due by now) and did not move. */
+    if (u->moved || mem_frontq_pending(u->fq))
+        return false;
+    if (p && p->at <= now + 1) {
+        if (p->at > now || !mem_cache_fails_again(u->env.l1d, &p->r))
+            return false;
+        st->l1d_fail = true;
+    }
+    if (q && q->at <= now + 1 && (q->at > now || !via_l1p(u, &q->r) || !ps_ring_full(&u->l1p)))
+        return false;
+    for (uint32_t k = 0; k < 4; k++) {
+        const struct mem_req *m = mem_cache_peek_miss(l1_by_index(u, k));
+
+        if (!m)
+            continue;
+        if (mem_system_room(u->env.ms, u->env.sm, m))
+            return false;
+        st->wait[st->nwait++] = (uint8_t)k;
+    }
+    return true;
+}
+
+bool tm_ldst_unstuck(const struct tm_ldst *u, const struct tm_ldst_stuck *st)
+{
+    for (uint32_t i = 0; i < st->nwait; i++)
+        if (mem_system_room(u->env.ms, u->env.sm, mem_cache_peek_miss(l1_by_index(u, st->wait[i]))))
+            return true;
+    return false;
+}
+
+void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st, uint32_t *stalls)
+{
+    if (st->l1d_fail)
+        mem_cache_count_failures(u->env.l1d, 1);
+    if (!st->nwait)
+        return;
+    if (stalls)
+        *stalls += st->nwait;
+    else
+        mem_system_settle(u->env.ms, u->env.sm, NULL, 0, st->nwait);
+}
+
+uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake,
+                      const struct tm_ldst_stuck *st)
 {
     const struct queued *q = ps_ring_head(&u->ldq), *p = ps_ring_head(&u->l1p);
     const struct hit *h = ps_ring_head(&u->hits);
 
-    if (mem_frontq_pending(u->fq) || mem_cache_peek_miss(u->env.l1i) ||
-        mem_cache_peek_miss(u->env.l1c) || mem_cache_peek_miss(u->env.l1t) ||
-        mem_cache_peek_miss(u->env.l1d))
+    if (mem_frontq_pending(u->fq))
         return now + 1;
-    if (q) {
+    /* stuck: every waiting miss is one st waits on, and the due heads only fail again */
+    if (!st && (mem_cache_peek_miss(u->env.l1i) || mem_cache_peek_miss(u->env.l1c) ||
+                mem_cache_peek_miss(u->env.l1t) || mem_cache_peek_miss(u->env.l1d)))
+        return now + 1;
+    if (q && !(st && q->at <= now)) {
         if (q->at <= now + 1)
             return now + 1;
         wake = q->at < wake ? q->at : wake;
     }
-    if (p) {
+    if (p && !(st && p->at <= now)) {
         if (p->at <= now + 1)
             return now + 1;
         wake = p->at < wake ? p->at : wake;

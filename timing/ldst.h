@@ -119,8 +119,43 @@ void tm_ldst_hold(struct tm_ldst *u, uint64_t until);
 bool tm_ldst_due(const struct tm_ldst *u, uint64_t now);
 /* The latency queue and the LD/ST queue move on. Returns true on a reservation failure. */
 bool tm_ldst_cycle(struct tm_ldst *u, uint64_t now);
-/* The earliest cycle after now at which the unit has work without a reply (at most `wake`). */
-uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake);
+/*
+ * What a stuck unit repeats every cycle (tm_ldst_stuck): the head of the L1
+ * latency queue fails again at the L1D (l1d_fail), and the misses at the
+ * head of `nwait` L1s (wait: indices into l1i, l1c, l1t, l1d) find no room
+ * in the network.
+ */
+struct tm_ldst_stuck {
+    bool l1d_fail;
+    uint8_t nwait;
+    uint8_t wait[4];
+};
+/*
+ * After this cycle's tm_ldst_cycle, in a cycle that took no reply and sent
+ * no miss: true when, until a reply arrives, a waiting miss finds room
+ * (tm_ldst_unstuck) or tm_ldst_wake's time, every cycle of the unit only
+ * repeats what *st describes. Its queued requests that are due were tried
+ * this cycle and failed in a way that repeats unchanged (the L1D's, by
+ * mem_cache_fails_again; the LD/ST queue's head, for a full latency queue).
+ * In a memory-bound kernel this is most cycles, and the SM can sleep
+ * through them.
+ */
+bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *st);
+/* A miss st waits on has room in the network now. */
+bool tm_ldst_unstuck(const struct tm_ldst *u, const struct tm_ldst_stuck *st);
+/*
+ * Counts one cycle of what st repeats: the L1D's failure, and the refused
+ * sends, into *stalls when non-NULL (the parallel part), else straight into
+ * the network's statistics.
+ */
+void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st, uint32_t *stalls);
+/*
+ * The earliest cycle after now at which the unit has work without a reply
+ * (at most `wake`); st: it is stuck (tm_ldst_stuck), and what it repeats is
+ * no work.
+ */
+uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake,
+                      const struct tm_ldst_stuck *st);
 /* Nothing queued or in flight. */
 bool tm_ldst_idle(const struct tm_ldst *u);
 

@@ -242,7 +242,7 @@ int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *
         return ps_err_set(s->L->err, PS_ENOMEM, "out of memory creating a CTA");
     }
     s->sleep_until = 0;
-    s->quiet = false;
+    s->quiet = s->quiet_stuck = false;
     c->c.smid = s->id;
     c->c.clock = &s->now;
     c->used = true;

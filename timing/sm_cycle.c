@@ -36,7 +36,7 @@ static uint64_t wake_time(struct tm_sm *s)
 {
     uint64_t now = s->now, wake = tm_sm_sample_wake(s, now, TM_NEVER);
 
-    wake = tm_ldst_wake(s->ldst, now, wake);
+    wake = tm_ldst_wake(s->ldst, now, wake, NULL);
     if (wake == now + 1)
         return wake;
     for (uint32_t u = 0; u < TM_UNIT_COUNT; u++)
@@ -52,6 +52,22 @@ static uint64_t wake_time(struct tm_sm *s)
             return wake;
     }
     return wake;
+}
+
+/*
+ * The same for an SM whose LD/ST unit is stuck (st, tm_ldst_stuck; room in
+ * the network for a waiting miss then wakes it like a reply). The schedulers'
+ * passes must hold (every verdict of this cycle's passes stands and is
+ * repeated), which bounds the warps' next change by the passes' own time
+ * limit, and no warp may want a fetch.
+ */
+static uint64_t stuck_wake_time(struct tm_sm *s, const struct tm_ldst_stuck *st)
+{
+    uint64_t now = s->now, until;
+
+    if (!s->fetch_idle || s->fetch_idle_epoch != s->epoch || !tm_sm_passes_hold(s, &until))
+        return now + 1;
+    return tm_ldst_wake(s->ldst, now, tm_sm_sample_wake(s, now, until), st);
 }
 
 /* The cycle's activity counters: issued, or idle for memory, a stall or nothing. */
@@ -75,17 +91,56 @@ static void count_cycle(struct tm_sm *s, const struct tm_cycle_sum *sum)
         s->k.c_idle++;
 }
 
-/* A cycle the SM sleeps through repeats the counters of the last simulated one. */
-static bool asleep(struct tm_sm *s, uint64_t now, bool *was_quiet)
+/* The counters of a skipped cycle: the last simulated one's (struct tm_sm.delta). */
+static void repeat_delta(struct tm_sm *s)
+{
+    uint64_t *k = (uint64_t *)&s->k;
+    const uint64_t *d = (const uint64_t *)&s->delta;
+
+    if (s->ndelta > TM_SPARSE) {
+        ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
+        return;
+    }
+    for (uint32_t i = 0; i < s->ndelta; i++)
+        k[s->delta_at[i]] += d[s->delta_at[i]];
+}
+
+/* delta is set: note its nonzero counters for repeat_delta. */
+static void index_delta(struct tm_sm *s)
+{
+    const uint64_t *d = (const uint64_t *)&s->delta;
+
+    _Static_assert(PS_NCOUNTERS(s->delta) <= 256, "delta_at holds 8-bit indices");
+    s->ndelta = 0;
+    for (uint32_t i = 0; i < PS_NCOUNTERS(s->delta); i++) {
+        if (!d[i])
+            continue;
+        if (s->ndelta == TM_SPARSE) {
+            s->ndelta = TM_SPARSE + 1;
+            return;
+        }
+        s->delta_at[s->ndelta++] = (uint8_t)i;
+    }
+}
+
+/*
+ * A cycle the SM sleeps through repeats the counters of the last simulated
+ * one, and a stuck LD/ST unit's failures (in the parallel part, its refused
+ * sends wait for the ordered part).
+ */
+static bool asleep(struct tm_sm *s, uint64_t now, struct split_cycle *c)
 {
     if (now >= s->sleep_until)
         return false;
-    if (!mem_system_reply_ready(s->env.ms, s->id)) {
-        ps_counters_add(&s->k, &s->delta, PS_NCOUNTERS(s->k));
+    if (!mem_system_reply_ready(s->env.ms, s->id) &&
+        !(s->stuck && tm_ldst_unstuck(s->ldst, &s->stk))) {
+        repeat_delta(s);
+        if (s->stuck)
+            tm_ldst_repeat_stuck(s->ldst, &s->stk, s->in_par ? &s->cyc.sleep_stalls : NULL);
         return true;
     }
     s->sleep_until = 0;
-    *was_quiet = false;
+    c->was_quiet = c->was_stuck = false;
     return false;
 }
 
@@ -134,6 +189,18 @@ static int run_schedulers(struct tm_sm *s, uint32_t from)
     return 0;
 }
 
+/*
+ * Sleeping through a stuck LD/ST unit's cycles: only where a repeated cycle
+ * repeats the schedulers' passes too (the policy's order reads no clock and
+ * changes nothing, no CTA limit can change, no per-cycle line statistics or
+ * monitor) and the unit has no front-queue stage.
+ */
+static bool may_stick(const struct tm_sm *s)
+{
+    return s->env.ws->order_repeats && !s->lines && !s->mon &&
+           !(s->env.cs && s->env.cs->run_limit) && tm_ldst_slot_blind(s->ldst);
+}
+
 /* The first part of a cycle: everything up to the schedulers' issues. */
 static int cycle_head(struct tm_sm *s, uint64_t now)
 {
@@ -141,9 +208,10 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
 
     s->now = now;
     c->was_quiet = s->quiet;
-    if (asleep(s, now, &c->was_quiet))
+    c->was_stuck = s->quiet_stuck;
+    if (asleep(s, now, c))
         return 0;
-    if (c->was_quiet)
+    if (c->was_quiet || c->was_stuck)
         s->before = s->k;
     s->k.cycles++;
     if (!s->nctas && (s->drained || (s->drained = tm_sm_idle(s)))) {
@@ -167,9 +235,14 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
         tm_sm_sample(s, now);
     c->active = tm_ldst_take_replies(s->ldst, now);
     c->active |= tm_ldst_send_miss(s->ldst, now);
-    /* Requests still on their way to the L1 keep the SM awake only once they are due. */
+    /*
+     * Requests still on their way to the L1 keep the SM awake only once they
+     * are due, and not while they only fail again (a stuck unit).
+     */
+    c->moving = c->active;
     c->active |= tm_ldst_due(s->ldst, now);
     c->ldst_fail = tm_ldst_cycle(s->ldst, now);
+    c->stuck = !c->moving && may_stick(s) && tm_ldst_stuck(s->ldst, now, &c->stk);
     tm_sm_update_paused(s);
     return run_schedulers(s, 0);
 }
@@ -180,17 +253,26 @@ static void cycle_tail(struct tm_sm *s)
     struct split_cycle *c = &s->cyc;
     uint64_t now = s->now;
 
-    c->active |= tm_sm_fetch(s);
+    uint64_t wake = now + 1;
+    bool fetched = tm_sm_fetch(s), stuck = false;
+
+    c->active |= fetched;
     count_cycle(s, &c->sum);
     /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
     s->quiet = !c->sum.issued && !c->active && s->nctas && !s->lines;
-    if (c->was_quiet && s->quiet) {
-        uint64_t wake = wake_time(s);
-
-        if (wake > now + 1) {
-            s->sleep_until = wake;
-            ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
-        }
+    s->quiet_stuck = !c->sum.issued && !c->moving && !fetched && c->stuck && s->nctas && !s->lines;
+    if (c->was_quiet && s->quiet)
+        wake = wake_time(s);
+    if (wake == now + 1 && (c->was_quiet || c->was_stuck) && s->quiet_stuck) {
+        wake = stuck_wake_time(s, &c->stk);
+        stuck = true;
+    }
+    if (wake > now + 1) {
+        s->sleep_until = wake;
+        s->stuck = stuck;
+        s->stk = c->stk;
+        ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
+        index_delta(s);
     }
 }
 
@@ -242,8 +324,13 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote)
     struct split_cycle *c = &s->cyc;
     int rc = c->rc;
 
-    if (!c->open) /* asleep or idle: nothing held, nothing deferred, nothing counted */
+    if (!c->open) {            /* asleep or idle: nothing held, nothing deferred, nothing counted */
+        if (c->sleep_stalls) { /* but a stuck unit's refused sends (asleep) */
+            mem_system_settle(s->env.ms, s->id, NULL, 0, c->sleep_stalls);
+            c->sleep_stalls = 0;
+        }
         return rc;
+    }
     if (par) {
         fold_in(s);
         tm_ldst_settle(s->ldst);
@@ -296,5 +383,6 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now)
 /* Worth stepping this cycle (awake with work): how the GPU decides whether to go parallel. */
 bool tm_sm_awake(const struct tm_sm *s, uint64_t now)
 {
-    return s->nctas && (now >= s->sleep_until || mem_system_reply_ready(s->env.ms, s->id));
+    return s->nctas && (now >= s->sleep_until || mem_system_reply_ready(s->env.ms, s->id) ||
+                        (s->stuck && tm_ldst_unstuck(s->ldst, &s->stk)));
 }

@@ -98,6 +98,11 @@ struct plain_load {
 struct split_cycle {
     bool open; /* the cycle goes on past the schedulers (not asleep, not idle) */
     bool ldst_fail, was_quiet, active;
+    bool moving;    /* active but for queued requests due (a reply, a miss sent) */
+    bool was_stuck; /* the last cycle was quiet_stuck */
+    bool stuck;     /* the LD/ST unit only repeats stk (tm_ldst_stuck) */
+    struct tm_ldst_stuck stk;
+    uint32_t sleep_stalls; /* sends a stuck unit repeated asleep in the parallel part */
     struct tm_cycle_sum sum;
     struct deferred *def; /* one per scheduler */
     uint32_t ndef;
@@ -123,6 +128,8 @@ struct sched_memo {
     uint64_t gepoch, sepoch, ldst_gen, until;
     uint32_t why[TM_SCHED_WHYS];
 };
+
+#define TM_SPARSE 16
 
 struct tm_sm {
     void *ws_shared; /* the state the SM's warp schedulers share, if their policy wants one */
@@ -166,6 +173,14 @@ struct tm_sm {
     uint64_t sleep_until;
     bool quiet; /* the last simulated cycle issued nothing */
     /*
+     * It sleeps with its LD/ST unit stuck (tm_ldst_stuck): each skipped
+     * cycle also repeats stk, and room in the network for a waiting miss
+     * wakes it like a reply. quiet_stuck: the last simulated cycle issued
+     * nothing and its only activity was such a unit's.
+     */
+    bool stuck, quiet_stuck;
+    struct tm_ldst_stuck stk;
+    /*
      * Seen idle without CTAs (tm_sm_idle), and nothing has reached the SM
      * since: no CTA, no kernel begun or ended. Nothing can then arrive, so
      * the LD/ST unit and caches need not be asked again every cycle.
@@ -186,6 +201,10 @@ struct tm_sm {
     bool fetch_idle;         /* no warp wanted to fetch at fetch_idle_epoch */
     uint64_t fetch_idle_epoch;
     struct tm_sm_counters before, delta;
+    /* delta's nonzero counters (indices into the counters as uint64_t), when at most
+     * TM_SPARSE of them: a skipped cycle then touches only those */
+    uint32_t ndelta;
+    uint8_t delta_at[TM_SPARSE];
     struct tm_line_prog *lines; /* -enable_ptx_file_line_stats: this launch's table, or NULL */
     /*
      * Parallel stepping (tm_sm_set_parallel): in_par while in the first
@@ -246,6 +265,12 @@ bool tm_sm_fetch(struct tm_sm *s);
  */
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum);
 int tm_sm_issue_deferred(struct tm_sm *s, const struct deferred *d);
+/*
+ * Every scheduler's last pass issued nothing and would be repeated as it is
+ * until *until (the earliest time one of its comparisons turns) while no
+ * epoch moves: the schedulers' part of the SM's next change (sm_cycle.c).
+ */
+bool tm_sm_passes_hold(const struct tm_sm *s, uint64_t *until);
 
 /* sm_policy.c: what the SM shows and tells the policies. */
 int tm_sm_policy_create(struct tm_sm *s);

@@ -441,6 +441,23 @@ static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm
     return true;
 }
 
+bool tm_sm_passes_hold(const struct tm_sm *s, uint64_t *until)
+{
+    uint64_t t = TM_NEVER;
+
+    for (uint32_t sid = 0; sid < s->prm->nsched; sid++) {
+        const struct sched_memo *m = &s->memo[sid];
+
+        if (!m->ok || m->gepoch != s->gepoch || m->sepoch != s->sepoch[sid] ||
+            !ldst_unchanged(s, m))
+            return false;
+        if (m->until < t)
+            t = m->until;
+    }
+    *until = t;
+    return true;
+}
+
 static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const struct pass_rec *r,
                           const uint32_t *why, bool mem_wait, bool structural)
 {

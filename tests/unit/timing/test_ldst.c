@@ -4,8 +4,9 @@
  * by bank conflicts, a global load that misses, travels to the DRAM and
  * completes through the load hook with its registers, the same line then
  * hitting after the L1 latency, a store's hold on its warp, the local
- * layout coalescing a warp's accesses to one variable, and the unit
- * refusing a second instruction in the cycle of the first.
+ * layout coalescing a warp's accesses to one variable, the unit
+ * refusing a second instruction in the cycle of the first, and a stuck
+ * unit's cycle repeating only its failures.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "common/config.h"
+#include "common/counters.h"
 #include "isa/opcode.h"
 #include "timing/ldst.h"
 #include "timing/scoreboard.h"
@@ -249,6 +251,78 @@ static void test_global_miss_then_hit(void **state)
     assert_true(g->l1d_seen >= 2);
 }
 
+/* One cycle of the unit alone (no network, L2 or DRAM cycle); returns whether it moved a reply or
+ * a miss. */
+static bool unit_cycle(struct rig *g, uint64_t now)
+{
+    bool moving = tm_ldst_take_replies(g->u, now);
+
+    moving |= tm_ldst_send_miss(g->u, now);
+    tm_ldst_cycle(g->u, now);
+    return moving;
+}
+
+/* The L1D's counters and the request network's refused sends, as one row of numbers. */
+static void counts(struct rig *g, uint64_t *row, size_t n)
+{
+    struct mem_cache_stats cs = *mem_cache_get_stats(g->l1d);
+    struct mem_system_stats ms;
+
+    mem_system_get_stats(g->ms, &ms);
+    assert_true(n == PS_NCOUNTERS(cs) + 1);
+    memcpy(row, &cs, sizeof(cs));
+    row[n - 1] = ms.req.in_stall;
+}
+
+/*
+ * Misses that find no room in the network stick the unit: its next cycle
+ * only repeats the L1D's failure and the refused send, which
+ * tm_ldst_repeat_stuck counts the same way; a network cycle that makes room
+ * unsticks it.
+ */
+static void test_stuck_cycle_repeats(void **state)
+{
+    enum { N = sizeof(struct mem_cache_stats) / sizeof(uint64_t) + 1 };
+    struct rig *g = *state;
+    struct isa_instr in = {.op = ISA_OP_LD};
+    struct tm_iinfo ii = load_dst(3);
+    struct tm_ldst_warp w = {5, 0, 0};
+    struct tm_ldst_stuck st = {0}, again = {0};
+    uint64_t a[N], b[N], c[N], now = 10;
+    bool stuck = false;
+
+    /* lanes 128 bytes apart: 32 lines per load, more misses than the L1D and the port hold */
+    for (uint32_t k = 0; k < 4 && tm_ldst_accepts(g->u, 5, now); k++, now++) {
+        struct isa_step_info x =
+            access(&in, ISA_SPACE_GLOBAL, false, 0x10000000 + k * 0x10000, 128);
+        struct tm_ldst_issued is = tm_ldst_issue(g->u, &w, &x, &ii, now);
+
+        tm_ldst_rec_dst(g->u, is.rec, 40 + k);
+        unit_cycle(g, now);
+    }
+    for (; now < 5000 && !stuck; now++)
+        stuck = !unit_cycle(g, now) && tm_ldst_stuck(g->u, now, &st);
+    assert_true(stuck);
+    assert_true(st.l1d_fail); /* the L1D's MSHRs are all taken */
+    counts(g, a, N);
+    assert_false(unit_cycle(g, now));
+    assert_true(tm_ldst_stuck(g->u, now, &again));
+    assert_memory_equal(&st, &again, sizeof(st));
+    counts(g, b, N);
+    tm_ldst_repeat_stuck(g->u, &st, NULL);
+    counts(g, c, N);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(c[i] - b[i], b[i] - a[i]);
+    assert_true(b[0] == a[0] && c[0] == a[0]); /* no access got through */
+    assert_false(tm_ldst_unstuck(g->u, &st));
+    if (st.nwait) { /* a miss waits for the port: the network's cycles make room */
+        assert_true(b[N - 1] > a[N - 1]);
+        for (uint32_t i = 0; i < 64 && !tm_ldst_unstuck(g->u, &st); i++)
+            mem_system_icnt_cycle(g->ms);
+        assert_true(tm_ldst_unstuck(g->u, &st));
+    }
+}
+
 static void test_store_holds_warp(void **state)
 {
     struct rig *g = *state;
@@ -301,6 +375,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared_bank_conflicts, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_global_miss_then_hit, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_store_holds_warp, rig_setup, rig_teardown),
+        cmocka_unit_test_setup_teardown(test_stuck_cycle_repeats, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_local_layout_coalesces, rig_setup, rig_teardown),
     };
 
