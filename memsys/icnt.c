@@ -45,6 +45,11 @@ struct icnt_in {
 
 struct icnt_out {
     struct ps_ring q; /* of struct icnt_pkt: granted to this output, in arrival order */
+    /*
+     * The head packet's t_arrive (UINT64_MAX: none): an SM asks every cycle
+     * whether a reply waits, and the packet itself is seldom in the cache.
+     */
+    uint64_t head_at;
     uint32_t lock;    /* input whose packet is mid-transfer, or NO_INPUT */
     uint32_t nwant;   /* inputs whose unsent head packet targets this output */
     uint32_t rr;      /* round-robin start: the input after the last one granted */
@@ -115,6 +120,7 @@ struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err 
         goto out_free;
     for (uint32_t o = 0; o < p->nout; o++) {
         n->out[o].lock = NO_INPUT;
+        n->out[o].head_at = UINT64_MAX;
         ps_ring_init(&n->out[o].q, sizeof(struct icnt_pkt), 0);
     }
     for (uint32_t i = 0; i < p->nin; i++)
@@ -220,8 +226,11 @@ static void finish_packet(struct mem_icnt *n, uint32_t i, struct icnt_out *out, 
     n->st.packets++;
     n->st.bytes += x->bytes;
     n->st.latency_sum += x->t_arrive - x->t_push;
-    if (ring_push(&out->q, x))
+    if (ring_push(&out->q, x)) {
         n->npkts++;
+        if (out->q.n == 1)
+            out->head_at = x->t_arrive;
+    }
     ring_pop(&in->q);
     in->sent = 0;
     out->lock = NO_INPUT;
@@ -278,19 +287,25 @@ void mem_icnt_cycle(struct mem_icnt *n)
 
 const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
 {
-    const struct icnt_pkt *x = ring_head(&n->out[dst].q);
+    return n->out[dst].head_at <= n->now ? &ring_head(&n->out[dst].q)->req : NULL;
+}
 
-    return x && x->t_arrive <= n->now ? &x->req : NULL;
+bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst)
+{
+    return n->out[dst].head_at <= n->now;
 }
 
 bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
 {
-    const struct mem_req *r = mem_icnt_peek(n, dst);
+    struct icnt_out *o = &n->out[dst];
+    const struct icnt_pkt *x;
 
-    if (!r)
+    if (o->head_at > n->now)
         return false;
-    *out = *r;
-    ring_pop(&n->out[dst].q);
+    *out = ring_head(&o->q)->req;
+    ring_pop(&o->q);
+    x = ring_head(&o->q);
+    o->head_at = x ? x->t_arrive : UINT64_MAX;
     return true;
 }
 

@@ -43,6 +43,8 @@ void mem_icnt_push(struct mem_icnt *n, uint32_t src, uint32_t dst, const struct 
 void mem_icnt_cycle(struct mem_icnt *n);
 /* Next packet delivered at output dst. */
 const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst);
+/* A packet can be popped at output dst (mem_icnt_peek would return one). */
+bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
 /*
  * The same split for callers running in parallel, one per port (the

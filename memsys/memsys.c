@@ -212,7 +212,7 @@ void mem_system_settle(struct mem_system *ms, uint32_t sm, struct mem_req *r, ui
 
 bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm)
 {
-    return mem_icnt_peek(ms->reply, sm) != NULL;
+    return mem_icnt_ready(ms->reply, sm);
 }
 
 void mem_system_icnt_cycle(struct mem_system *ms)
