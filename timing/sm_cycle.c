@@ -225,6 +225,10 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
     }
     /* Only an open cycle touches the unit or counts instructions (fold_in: see tm_sm.Lv). */
     c->open = true;
+    /* the schedulers come after the unit's work: start fetching what their passes read first */
+    for (uint32_t i = 0; i < s->prm->nsched; i++)
+        __builtin_prefetch(&s->memo[i]);
+    __builtin_prefetch(s->sepoch);
     tm_ldst_set_par(s->ldst, s->in_par);
     if (!s->in_par)
         fold_in(s);

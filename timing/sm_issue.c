@@ -8,6 +8,7 @@
  * first reason in the dissertation's fixed order.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "isa/opcode.h"
@@ -16,6 +17,16 @@
 
 enum why { W_NONE, W_SYNC, W_FETCH, W_CTRL, W_DATA, W_DMISS, W_MSHR, W_STRUCT, W_EXEC };
 _Static_assert(W_EXEC + 1 == TM_SCHED_WHYS, "sm_int.h's count of stall reasons");
+/* repeat_pass adds a pass's counts to the stall counters as one array, in the reasons' order */
+#define ST_AT(f) (offsetof(struct tm_sm_counters, f) - offsetof(struct tm_sm_counters, st_sync))
+_Static_assert(ST_AT(st_fetch) == 8 * (W_FETCH - W_SYNC) &&
+                   ST_AT(st_ctrl) == 8 * (W_CTRL - W_SYNC) &&
+                   ST_AT(st_data) == 8 * (W_DATA - W_SYNC) &&
+                   ST_AT(st_dmiss) == 8 * (W_DMISS - W_SYNC) &&
+                   ST_AT(st_mshr) == 8 * (W_MSHR - W_SYNC) &&
+                   ST_AT(st_struct) == 8 * (W_STRUCT - W_SYNC) &&
+                   ST_AT(st_exec) == 8 * (W_EXEC - W_SYNC),
+               "the stall counters follow enum why");
 
 /*
  * What a scheduler pass read, for repeating it (struct sched_memo): until
@@ -420,22 +431,20 @@ static bool ldst_unchanged(const struct tm_sm *s, const struct sched_memo *m)
 static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct sched_memo *m = &s->memo[sid];
-    uint32_t why[TM_SCHED_WHYS];
+    uint64_t *st = &s->k.st_sync; /* st_sync .. st_exec: the reasons W_SYNC .. W_EXEC */
 
     if (!m->ok || m->gepoch != s->gepoch || m->sepoch != s->sepoch[sid] || s->now >= m->until ||
         !ldst_unchanged(s, m))
         return false;
-    memcpy(why, m->why, sizeof(why));
+    for (uint32_t y = W_SYNC; y < TM_SCHED_WHYS; y++)
+        st[y - W_SYNC] += m->why[y];
     if (m->ldst_fail != ldst_fail) {
         enum why was = m->ldst_fail ? W_MSHR : W_STRUCT, now = ldst_fail ? W_MSHR : W_STRUCT;
 
-        why[was] -= m->nrefused;
-        why[now] += m->nrefused;
+        st[was - W_SYNC] -= m->nrefused;
+        st[now - W_SYNC] += m->nrefused;
     }
     s->k.sched_cycles++;
-    for (uint32_t y = 0; y < TM_SCHED_WHYS; y++)
-        if (why[y])
-            count_whys(s, (enum why)y, why[y]);
     sum->mem_wait |= m->mem_wait;
     sum->structural |= m->structural;
     return true;
