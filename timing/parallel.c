@@ -338,6 +338,7 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
 
 struct cycle_ctx {
     struct tm_sm **sm;
+    uint32_t n, stride; /* SMs; the pool's threads (a thread's next index is this far on) */
     uint64_t now;
     void (*side)(void *ctx); /* index 0 when set, the SMs from 1 */
     void *side_ctx;
@@ -351,6 +352,8 @@ static void begin_one(void *ctx, uint32_t i)
         c->side(c->side_ctx);
         return;
     }
+    if (i + c->stride < c->n)
+        tm_sm_prefetch_begin(c->sm[i + c->stride]);
     tm_sm_cycle_begin(c->sm[i], c->now, true);
 }
 
@@ -381,7 +384,7 @@ static void end_one(void *ctx, uint32_t i)
 /* Runs the last part of the SMs' previous cycle where it still waits. */
 void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 {
-    struct cycle_ctx c = {sm, 0, NULL, NULL};
+    struct cycle_ctx c = {sm, n, tm_pool_threads(p->pool), 0, NULL, NULL};
 
     tm_par_settle_side(p);
     if (!p->pending)
@@ -392,7 +395,7 @@ void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
-    struct cycle_ctx c = {sm, now, NULL, NULL};
+    struct cycle_ctx c = {sm, n, tm_pool_threads(p->pool), now, NULL, NULL};
     uint32_t awake = 0, busy = 0;
     bool threads, wrote = false; /* tm_sm_cycle_ordered: an SM ahead may have written */
     int rc;
@@ -415,9 +418,12 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
      * sleep on memory and the partitions' ticks (the side task) can run beside the one. */
     if (awake < 2 && !(threads && busy >= 2 && awake == 1 && p->side)) {
         tm_par_settle(p, sm, n);
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
+            if (i + 1 < n)
+                tm_sm_prefetch_begin(sm[i + 1]);
             if ((rc = tm_sm_cycle(sm[i], now)))
                 return rc;
+        }
         return 0;
     }
     /* each SM's begin runs its last cycle's end first (tm_sm_cycle_begin); the side work

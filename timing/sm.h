@@ -79,6 +79,8 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote);
  * to another core's cache; fetched for all SMs at once, the misses overlap
  * instead of coming one after the other.
  */
+/* Starts fetching what the next tm_sm_cycle_begin reads first (the SM stepped next). */
+void tm_sm_prefetch_begin(const struct tm_sm *s);
 void tm_sm_prefetch_ordered(const struct tm_sm *s);
 void tm_sm_cycle_end(struct tm_sm *s);
 /*

@@ -316,6 +316,15 @@ static int reload_plain(struct tm_sm *s, bool wrote)
     return rc;
 }
 
+void tm_sm_prefetch_begin(const struct tm_sm *s)
+{
+    __builtin_prefetch(&s->cyc, 1);
+    __builtin_prefetch(&s->sleep_until, 1);
+    __builtin_prefetch(&s->k, 1);
+    __builtin_prefetch(&s->now, 1);
+    tm_ldst_prefetch_settle(s->ldst);
+}
+
 void tm_sm_prefetch_ordered(const struct tm_sm *s)
 {
     __builtin_prefetch(&s->cyc, 1);
