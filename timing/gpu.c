@@ -94,6 +94,7 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
     for (uint32_t i = 0; i < p->nsm; i++)
         if (!(g->sm[i] = tm_sm_create(&env, i, err)))
             return err && err->code ? err->code : PS_ENOMEM;
+    tm_kernels_attach(g); /* a rebuilt machine: CTA issue's notes start over */
     return 0;
 }
 

@@ -56,6 +56,17 @@ struct tm_gpu {
     struct tm_kernel **slot;
     uint32_t nslots, last_slot;             /* last_slot: GPGPU-Sim's m_last_issued_kernel */
     struct tm_kernel **bound;               /* per SM: the kernel whose CTAs it runs, or NULL */
+    /*
+     * CTA issue found SM i full for kernel full[i].k under CTA limit
+     * full[i].lim when it had freed full[i].freed warp slots (freed[i], kept
+     * by the SM): while all three stay so it is still full, and the SM
+     * itself, seldom in the cache on this sequential path, is not read.
+     */
+    struct sm_full {
+        const struct tm_kernel *k;
+        uint32_t lim, freed;
+    } * full;
+    uint32_t *freed;
     uint32_t rr;                            /* CTA issue's first SM, rotating */
     uint64_t last_issue_cycle, last_issued; /* deadlock watchdog */
     uint64_t sample_next;                   /* CTA policy sampling */
@@ -112,6 +123,8 @@ int tm_gpu_run_loop(struct tm_gpu *g, struct tm_kernel *k);
 
 /* kernels.c's pieces that gpu.c uses. */
 int tm_kernels_init(struct tm_gpu *g, struct ps_err *err);
+/* The SMs (new, or rebuilt after a fault) report the warp slots they free to CTA issue. */
+void tm_kernels_attach(struct tm_gpu *g);
 void tm_kernels_fini(struct tm_gpu *g);
 void tm_kernels_issue(struct tm_gpu *g);
 /* Retires kernels that finished this cycle; true if k (or, k NULL, any kernel) is done. */

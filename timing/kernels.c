@@ -41,9 +41,20 @@ int tm_kernels_init(struct tm_gpu *g, struct ps_err *err)
     g->slot = calloc(g->nslots, sizeof(*g->slot));
     g->bound = calloc(g->prm.nsm, sizeof(*g->bound));
     g->sample_base = calloc(g->prm.nsm, sizeof(*g->sample_base));
-    if (!g->slot || !g->bound || !g->sample_base)
+    g->full = calloc(g->prm.nsm, sizeof(*g->full));
+    g->freed = calloc(g->prm.nsm, sizeof(*g->freed));
+    if (!g->slot || !g->bound || !g->sample_base || !g->full || !g->freed)
         return ps_err_set(err, PS_ENOMEM, "out of memory");
+    tm_kernels_attach(g);
     return 0;
+}
+
+void tm_kernels_attach(struct tm_gpu *g)
+{
+    for (uint32_t i = 0; g->sm && g->full && i < g->prm.nsm; i++) {
+        g->full[i].k = NULL;
+        tm_sm_note_freed(g->sm[i], &g->freed[i]);
+    }
 }
 
 void tm_kernels_fini(struct tm_gpu *g)
@@ -51,9 +62,13 @@ void tm_kernels_fini(struct tm_gpu *g)
     free(g->slot);
     free(g->bound);
     free(g->sample_base);
+    free(g->full);
+    free(g->freed);
     g->slot = NULL;
     g->bound = NULL;
     g->sample_base = NULL;
+    g->full = NULL;
+    g->freed = NULL;
 }
 
 uint32_t tm_gpu_in_flight(const struct tm_gpu *g)
@@ -93,12 +108,14 @@ uint64_t tm_kernels_thread_insts(const struct tm_gpu *g)
 static void bind(struct tm_gpu *g, uint32_t i, struct tm_kernel *k)
 {
     g->bound[i] = k;
+    g->full[i].k = NULL;
     tm_sm_set_lines(g->sm[i], k->lp);
     tm_sm_kernel_begin(g->sm[i], &k->L, &k->it, k->occ.max);
 }
 
 static void unbind(struct tm_gpu *g, uint32_t i)
 {
+    g->full[i].k = NULL;
     tm_sm_kernel_end(g->sm[i]);
     tm_sm_set_lines(g->sm[i], NULL);
     g->bound[i] = NULL;
@@ -170,6 +187,7 @@ void tm_kernels_issue(struct tm_gpu *g)
         uint32_t i = (g->rr + j) % nsm;
         struct tm_sm *s = g->sm[i];
         struct tm_kernel *k = kernel_for(g, i);
+        struct sm_full *f = &g->full[i];
         uint32_t lim;
 
         if (!k)
@@ -177,8 +195,13 @@ void tm_kernels_issue(struct tm_gpu *g)
         lim = g->cs->limit(g->cs_st, i);
         if (lim > k->occ.max)
             lim = k->occ.max;
-        if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, k->occ.warps, k->occ.regs, k->occ.shared))
+        if (f->k == k && f->lim == lim && f->freed == g->freed[i])
+            continue; /* still full: no warp slot freed, the same kernel and limit */
+        if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, k->occ.warps, k->occ.regs, k->occ.shared)) {
+            *f = (struct sm_full){k, lim, g->freed[i]};
             continue;
+        }
+        f->k = NULL;
         tm_sm_settle(s);
         if (tm_sm_launch_cta(s, k->next_cta, k->occ.regs, &g->warp_seq))
             continue;

@@ -187,6 +187,11 @@ uint32_t tm_sm_ctas(const struct tm_sm *s)
     return s->nctas;
 }
 
+void tm_sm_note_freed(struct tm_sm *s, uint32_t *note)
+{
+    s->freed_note = note;
+}
+
 bool tm_sm_fits(const struct tm_sm *s, uint32_t warps, uint32_t regs, uint32_t shared)
 {
     const struct tm_params *p = s->prm;

@@ -51,6 +51,8 @@ void tm_sm_kernel_end(struct tm_sm *s);
 /* Resident CTAs and room for another of `warps` warps, `regs` registers, `shared` bytes. */
 uint32_t tm_sm_ctas(const struct tm_sm *s);
 bool tm_sm_fits(const struct tm_sm *s, uint32_t warps, uint32_t regs, uint32_t shared);
+/* *note counts the warp slots the SM frees from now on (NULL: none). */
+void tm_sm_note_freed(struct tm_sm *s, uint32_t *note);
 /* Starts CTA `linear` of the current launch; returns 0 or an error code. */
 int tm_sm_launch_cta(struct tm_sm *s, uint64_t linear, uint32_t regs, uint64_t *warp_seq);
 

@@ -46,6 +46,8 @@ void tm_sm_warp_free(struct tm_sm *s, uint32_t slot)
     while (s->slots_hi && !s->wp[s->slots_hi - 1].w)
         s->slots_hi--;
     s->nwarps_res--;
+    if (s->freed_note)
+        ++*s->freed_note;
     s->slot_cta[slot] = -1;
     tm_sm_policy_warp_left(s, slot, c->warps_left == 1);
     if (--c->warps_left)
