@@ -62,6 +62,12 @@ struct mem_icnt {
     struct icnt_out *out;
     uint64_t *want;   /* per output, words bits: inputs whose unsent head packet targets it */
     uint32_t words;   /* 64-bit words per output in want */
+    /*
+     * Outputs with an input wanting them or a packet mid-transfer (a bit
+     * each): a cycle serves only these, and does not read the others, whose
+     * rings the SMs popping them keep in another thread's cache.
+     */
+    uint64_t *busy;
     uint32_t *renew;  /* inputs whose head packet finished this cycle */
     uint64_t nflits;  /* flits buffered over all inputs */
     uint64_t npkts;   /* packets held by all outputs */
@@ -116,7 +122,8 @@ struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err 
     n->out = calloc(p->nout, sizeof(*n->out));
     n->want = calloc((size_t)p->nout * n->words, sizeof(*n->want));
     n->renew = calloc(p->nin, sizeof(*n->renew));
-    if (!n->in || !n->out || !n->want || !n->renew)
+    n->busy = calloc((p->nout + 63) / 64, sizeof(*n->busy));
+    if (!n->in || !n->out || !n->want || !n->renew || !n->busy)
         goto out_free;
     for (uint32_t o = 0; o < p->nout; o++) {
         n->out[o].lock = NO_INPUT;
@@ -145,6 +152,7 @@ void mem_icnt_destroy(struct mem_icnt *n)
     free(n->out);
     free(n->want);
     free(n->renew);
+    free(n->busy);
     free(n);
 }
 
@@ -169,6 +177,7 @@ static void want_set(struct mem_icnt *n, uint32_t dst, uint32_t src)
 {
     n->want[(size_t)dst * n->words + src / 64] |= 1ull << (src % 64);
     n->out[dst].nwant++;
+    n->busy[dst / 64] |= 1ull << (dst % 64);
 }
 
 static void want_clear(struct mem_icnt *n, uint32_t dst, uint32_t src)
@@ -248,8 +257,12 @@ static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
     struct icnt_in *in;
 
     if (i == NO_INPUT) {
+        if (!out->nwant) { /* nothing to serve until an input wants it (want_set) */
+            n->busy[o / 64] &= ~(1ull << (o % 64));
+            return false;
+        }
         /* A new packet needs a free ejection slot; none is taken while one is mid-transfer. */
-        if (!out->nwant || (n->p.out_buf_pkts && out->q.n >= n->p.out_buf_pkts))
+        if (n->p.out_buf_pkts && out->q.n >= n->p.out_buf_pkts)
             return false;
         i = rr_pick(n, o);
         assert(i != NO_INPUT); /* nwant counts the bits rr_pick looks at */
@@ -273,8 +286,10 @@ void mem_icnt_cycle(struct mem_icnt *n)
 
     n->st.cycles++;
     if (n->nflits) {
-        for (uint32_t o = 0; o < n->p.nout; o++)
-            sent += serve_output(n, o, &nrenew);
+        /* in output order, as every output were served: an idle one does nothing */
+        for (uint32_t w = 0; w * 64 < n->p.nout; w++)
+            for (uint64_t b = n->busy[w]; b; b &= b - 1)
+                sent += serve_output(n, w * 64 + (uint32_t)__builtin_ctzll(b), &nrenew);
         n->st.out_conflict += active - sent;
         for (uint32_t k = 0; k < nrenew; k++) {
             uint32_t i = n->renew[k];
