@@ -179,13 +179,13 @@ struct tm_sm {
      * nothing and its only activity was such a unit's.
      */
     bool stuck, quiet_stuck;
+    struct tm_ldst_stuck stk;
     /*
      * Counts the warp slots this SM frees (a warp leaves; its CTA may end
      * with it), in an array of the GPU's: CTA issue skips an SM it found
      * full until this moves, without reading the SM (tm_sm_note_freed).
      */
     uint32_t *freed_note;
-    struct tm_ldst_stuck stk;
     /*
      * Seen idle without CTAs (tm_sm_idle), and nothing has reached the SM
      * since: no CTA, no kernel begun or ended. Nothing can then arrive, so
