@@ -300,14 +300,14 @@ void mem_icnt_cycle(struct mem_icnt *n)
     n->now++;
 }
 
-const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
-{
-    return n->out[dst].head_at <= n->now ? &ring_head(&n->out[dst].q)->req : NULL;
-}
-
 bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst)
 {
     return n->out[dst].head_at <= n->now;
+}
+
+const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
+{
+    return mem_icnt_ready(n, dst) ? &ring_head(&n->out[dst].q)->req : NULL;
 }
 
 bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
@@ -315,7 +315,7 @@ bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
     struct icnt_out *o = &n->out[dst];
     const struct icnt_pkt *x;
 
-    if (o->head_at > n->now)
+    if (!mem_icnt_ready(n, dst))
         return false;
     *out = ring_head(&o->q)->req;
     ring_pop(&o->q);

@@ -276,13 +276,17 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
     return any;
 }
 
+/* The L1s by index, in send_miss's order: instruction, constant, texture, data. */
+static struct mem_cache *l1_by_index(const struct tm_ldst *u, uint32_t k)
+{
+    return k == 0 ? u->env.l1i : k == 1 ? u->env.l1c : k == 2 ? u->env.l1t : u->env.l1d;
+}
+
 /* One L1 miss per cycle onto the interconnect: I-, constant, texture and data cache in turn. */
 bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now)
 {
-    struct mem_cache *cs[4] = {u->env.l1i, u->env.l1c, u->env.l1t, u->env.l1d};
-
     for (uint32_t k = 0; k < 4; k++) {
-        struct mem_cache *c = cs[(u->send_rr + k) % 4];
+        struct mem_cache *c = l1_by_index(u, (u->send_rr + k) % 4);
         const struct mem_req *m = mem_cache_peek_miss(c);
         struct mem_req r;
 
@@ -386,12 +390,18 @@ static bool l1_access(struct tm_ldst *u, struct mem_cache *c, const struct mem_r
  * (false when the queue's entry is taken), the other caches look r up now
  * (false on a reservation failure).
  */
+/* Request r for cache c enters the L1 latency queue, rather than looking c up at once. */
+static bool via_l1p(const struct tm_ldst *u, const struct mem_cache *c, const struct mem_req *r)
+{
+    /* .cg loads and atomics bypass GPGPU-Sim's L1D and its latency queue. */
+    return c == u->env.l1d && r->type != MEM_ATOMIC && r->cacheop != ISA_CACHE_CG;
+}
+
 static bool l1_hand(struct tm_ldst *u, struct mem_cache *c, const struct mem_req *r, uint64_t now)
 {
     struct queued q = {*r, now + u->prm->l1_latency, false};
 
-    /* .cg loads and atomics bypass GPGPU-Sim's L1D and its latency queue. */
-    if (c != u->env.l1d || r->type == MEM_ATOMIC || r->cacheop == ISA_CACHE_CG)
+    if (!via_l1p(u, c, r))
         return l1_access(u, c, r, now);
     if (ps_ring_full(&u->l1p))
         return false;
@@ -469,18 +479,6 @@ bool tm_ldst_due(const struct tm_ldst *u, uint64_t now)
     return (q && q->at <= now + 1) || mem_frontq_pending(u->fq) > 0 || (p && p->at <= now + 1);
 }
 
-/* The L1s in send_miss's order of indices: instruction, constant, texture, data. */
-static struct mem_cache *l1_by_index(const struct tm_ldst *u, uint32_t k)
-{
-    return k == 0 ? u->env.l1i : k == 1 ? u->env.l1c : k == 2 ? u->env.l1t : u->env.l1d;
-}
-
-/* Request r of the LD/ST queue enters the L1 latency queue (l1_hand), rather than an L1. */
-static bool via_l1p(const struct tm_ldst *u, const struct mem_req *r)
-{
-    return l1_of(u, r) == u->env.l1d && r->type != MEM_ATOMIC && r->cacheop != ISA_CACHE_CG;
-}
-
 bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *st)
 {
     const struct queued *q = ps_ring_head(&u->ldq), *p = ps_ring_head(&u->l1p);
@@ -495,7 +493,8 @@ bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *
             return false;
         st->l1d_fail = true;
     }
-    if (q && q->at <= now + 1 && (q->at > now || !via_l1p(u, &q->r) || !ps_ring_full(&u->l1p)))
+    if (q && q->at <= now + 1 &&
+        (q->at > now || !via_l1p(u, l1_of(u, &q->r), &q->r) || !ps_ring_full(&u->l1p)))
         return false;
     for (uint32_t k = 0; k < 4; k++) {
         const struct mem_req *m = mem_cache_peek_miss(l1_by_index(u, k));
@@ -538,9 +537,9 @@ uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake,
     if (mem_frontq_pending(u->fq))
         return now + 1;
     /* stuck: every waiting miss is one st waits on, and the due heads only fail again */
-    if (!st && (mem_cache_peek_miss(u->env.l1i) || mem_cache_peek_miss(u->env.l1c) ||
-                mem_cache_peek_miss(u->env.l1t) || mem_cache_peek_miss(u->env.l1d)))
-        return now + 1;
+    for (uint32_t k = 0; !st && k < 4; k++)
+        if (mem_cache_peek_miss(l1_by_index(u, k)))
+            return now + 1;
     if (q && !(st && q->at <= now)) {
         if (q->at <= now + 1)
             return now + 1;

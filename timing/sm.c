@@ -287,7 +287,7 @@ bool tm_sm_fetch(struct tm_sm *s)
     bool any = false, wanted = false;
 
     /* No warp wanted to fetch at the last scan and nothing changed since (the epoch). */
-    if (s->fetch_idle && s->fetch_idle_epoch == s->epoch)
+    if (tm_sm_fetch_idle(s))
         return false;
     /* Slots from slots_hi on are empty, so the round robin over them would only skip. */
     for (uint32_t f = 0; f < s->prm->fetch_per_cycle; f++) {

@@ -65,7 +65,7 @@ static uint64_t stuck_wake_time(struct tm_sm *s, const struct tm_ldst_stuck *st)
 {
     uint64_t now = s->now, until;
 
-    if (!s->fetch_idle || s->fetch_idle_epoch != s->epoch || !tm_sm_passes_hold(s, &until))
+    if (!tm_sm_fetch_idle(s) || !tm_sm_passes_hold(s, &until))
         return now + 1;
     return tm_ldst_wake(s->ldst, now, tm_sm_sample_wake(s, now, until), st);
 }

@@ -204,7 +204,7 @@ struct tm_sm {
     uint64_t epoch, gepoch;
     uint64_t *sepoch;        /* per scheduler */
     struct sched_memo *memo; /* per scheduler */
-    bool fetch_idle;         /* no warp wanted to fetch at fetch_idle_epoch */
+    bool fetch_idle;         /* no warp wanted to fetch at fetch_idle_epoch (tm_sm_fetch_idle) */
     uint64_t fetch_idle_epoch;
     struct tm_sm_counters before, delta;
     /* delta's nonzero counters (indices into the counters as uint64_t), when at most
@@ -221,6 +221,12 @@ struct tm_sm {
     struct isa_launch Lv, *Lreal;
     struct split_cycle cyc;
 };
+
+/* No warp wanted to fetch at the fetch stage's last scan, and nothing changed since. */
+static inline bool tm_sm_fetch_idle(const struct tm_sm *s)
+{
+    return s->fetch_idle && s->fetch_idle_epoch == s->epoch;
+}
 
 /* Something that may change what every scheduler's pass reads has changed (struct tm_sm). */
 static inline void tm_sm_changed(struct tm_sm *s)

@@ -421,6 +421,14 @@ static bool ldst_unchanged(const struct tm_sm *s, const struct sched_memo *m)
     return tm_ldst_slot_blind(s->ldst) && tm_ldst_accepts(s->ldst, 0, s->now) == !m->nrefused;
 }
 
+/* Scheduler sid's recorded pass stands but for the time: nothing else it read has changed. */
+static bool memo_holds(const struct tm_sm *s, uint32_t sid)
+{
+    const struct sched_memo *m = &s->memo[sid];
+
+    return m->ok && m->gepoch == s->gepoch && m->sepoch == s->sepoch[sid] && ldst_unchanged(s, m);
+}
+
 /*
  * Repeats scheduler sid's last pass if nothing it read has changed; false if
  * it must run. A changed ldst_fail changes only the refused warps' reason
@@ -433,8 +441,7 @@ static bool repeat_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm
     const struct sched_memo *m = &s->memo[sid];
     uint64_t *st = &s->k.st_sync; /* st_sync .. st_exec: the reasons W_SYNC .. W_EXEC */
 
-    if (!m->ok || m->gepoch != s->gepoch || m->sepoch != s->sepoch[sid] || s->now >= m->until ||
-        !ldst_unchanged(s, m))
+    if (!memo_holds(s, sid) || s->now >= m->until)
         return false;
     for (uint32_t y = W_SYNC; y < TM_SCHED_WHYS; y++)
         st[y - W_SYNC] += m->why[y];
@@ -455,13 +462,10 @@ bool tm_sm_passes_hold(const struct tm_sm *s, uint64_t *until)
     uint64_t t = TM_NEVER;
 
     for (uint32_t sid = 0; sid < s->prm->nsched; sid++) {
-        const struct sched_memo *m = &s->memo[sid];
-
-        if (!m->ok || m->gepoch != s->gepoch || m->sepoch != s->sepoch[sid] ||
-            !ldst_unchanged(s, m))
+        if (!memo_holds(s, sid))
             return false;
-        if (m->until < t)
-            t = m->until;
+        if (s->memo[sid].until < t)
+            t = s->memo[sid].until;
     }
     *until = t;
     return true;
