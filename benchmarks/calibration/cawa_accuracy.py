@@ -3,6 +3,7 @@
 
 usage: cawa_accuracy.py [--ptxsim BIN] [--bin DIR] [--out DIR] [--sizes test]
                         [--workloads a,b,...] [--l1d16] [--jobs N] [--variant NAME:OPTS ...]
+                        [--opts opt=val,...]
 
 Runs `ptxsim sweep` on gtx480 with GTO, LRR, gCAWS (nInst from the SM's branch
 outcomes, the default), gCAWS with nInst inferred from PC jumps (ninst=pc, the
@@ -16,7 +17,9 @@ finish, was in the predicted-slow top half; the dissertation: 73% on average,
 geometric means over the irregular (cache-sensitive) class. --variant adds runs
 (as sweep --variant; names starting gcaws or cawa get an accuracy column), e.g.
 'gcaws_gto:gpgpu_scheduler=gcaws:order=gto': the predictor judged under GTO's
-issue order, where it does not speed up the warps it predicts.
+issue order, where it does not speed up the warps it predicts. --opts adds
+options to every variant, e.g. 'ptxsim_threads=1' for runs side by side, or
+'ptxsim_sample=on' for paper-size inputs with many CTAs.
 """
 import argparse
 import glob
@@ -70,8 +73,11 @@ def main():
     p.add_argument("--l1d16", action="store_true")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--variant", action="append", default=[], help="extra NAME:OPTS")
+    p.add_argument("--opts", default="", help="opt=val,... added to every variant")
     a = p.parse_args()
     vs = variants(a.l1d16) + a.variant
+    if a.opts:
+        vs = [v + ("," if ":" in v else ":") + a.opts for v in vs]
     cmd = [a.ptxsim, "sweep", "--workloads", a.workloads, "--sizes", a.sizes, "--configs",
            "gtx480", "--baseline", "gto", "--jobs", str(a.jobs), "--out", a.out]
     cmd += ["--bin", a.bin] if a.bin else []
