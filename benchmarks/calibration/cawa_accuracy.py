@@ -3,7 +3,7 @@
 
 usage: cawa_accuracy.py [--ptxsim BIN] [--bin DIR] [--out DIR] [--sizes test]
                         [--workloads a,b,...] [--l1d16] [--jobs N] [--variant NAME:OPTS ...]
-                        [--opts opt=val,...]
+                        [--opts opt=val,...] [--drop NAME,...]
 
 Runs `ptxsim sweep` on gtx480 with GTO, LRR, gCAWS (nInst from the SM's branch
 outcomes, the default), gCAWS with nInst inferred from PC jumps (ninst=pc, the
@@ -19,7 +19,8 @@ geometric means over the irregular (cache-sensitive) class. --variant adds runs
 'gcaws_gto:gpgpu_scheduler=gcaws:order=gto': the predictor judged under GTO's
 issue order, where it does not speed up the warps it predicts. --opts adds
 options to every variant, e.g. 'ptxsim_threads=1' for runs side by side, or
-'ptxsim_sample=on' for paper-size inputs with many CTAs.
+'ptxsim_sample=on' for paper-size inputs with many CTAs; --drop leaves out
+variants by name (e.g. gcaws_pc, to save time at paper size).
 """
 import argparse
 import glob
@@ -74,8 +75,12 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--variant", action="append", default=[], help="extra NAME:OPTS")
     p.add_argument("--opts", default="", help="opt=val,... added to every variant")
+    p.add_argument("--drop", default="", help="NAME,... variants to leave out")
     a = p.parse_args()
-    vs = variants(a.l1d16) + a.variant
+    drop = set(filter(None, a.drop.split(",")))
+    vs = [v for v in variants(a.l1d16) + a.variant if v.split(":")[0] not in drop]
+    if "gto" in drop or (a.l1d16 and "gto16" in drop):
+        sys.exit("cawa_accuracy.py: gto and gto16 are the baselines and cannot be dropped")
     if a.opts:
         vs = [v + ("," if ":" in v else ":") + a.opts for v in vs]
     cmd = [a.ptxsim, "sweep", "--workloads", a.workloads, "--sizes", a.sizes, "--configs",
