@@ -77,6 +77,20 @@ static void shrink(struct mem_req *r)
     }
 }
 
+/* The general case of one lane: bytes first..last, each line they touch. */
+static uint32_t coalesce_lane(uint64_t first, uint64_t last, uint32_t line_bytes,
+                              const struct mem_req *tmpl, struct mem_req *out, uint32_t n)
+{
+    for (uint64_t line = first / line_bytes; line <= last / line_bytes; line++) {
+        uint64_t base = line * line_bytes;
+        uint64_t lo = first > base ? first : base;
+        uint64_t hi = last < base + line_bytes - 1 ? last : base + line_bytes - 1;
+
+        add_line(out, &n, base, sectors(lo, hi, line_bytes), line_bytes, tmpl);
+    }
+    return n;
+}
+
 uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line_bytes,
                       const struct mem_req *tmpl, struct mem_req *out)
 {
@@ -86,18 +100,35 @@ uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
         size = 1;
     if (line_bytes == 0)
         line_bytes = 4 * MEM_SECTOR_BYTES;
-    for (uint32_t lane = 0; lane < WARP_LANES; lane++) {
-        uint64_t first = addr[lane], last = first + size - 1;
+    /*
+     * The usual line (a power of two of at most 32 sectors): a lane inside
+     * one line takes shifts instead of sectors()'s divisions, which cost
+     * most of a 32-lane call. The sectors of a line are then contiguous.
+     */
+    if (!(line_bytes & (line_bytes - 1)) && line_bytes <= 32 * MEM_SECTOR_BYTES) {
+        uint32_t shift = (uint32_t)__builtin_ctz(line_bytes);
+        uint64_t smask =
+            (line_bytes > 4 * MEM_SECTOR_BYTES ? line_bytes / MEM_SECTOR_BYTES : 4) - 1;
 
-        if (!(active >> lane & 1u))
-            continue;
-        for (uint64_t line = first / line_bytes; line <= last / line_bytes; line++) {
-            uint64_t base = line * line_bytes;
-            uint64_t lo = first > base ? first : base;
-            uint64_t hi = last < base + line_bytes - 1 ? last : base + line_bytes - 1;
+        for (uint32_t m = active; m; m &= m - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctz(m);
+            uint64_t first = addr[lane], last = first + size - 1;
+            uint64_t lo, hi;
 
-            add_line(out, &n, base, sectors(lo, hi, line_bytes), line_bytes, tmpl);
+            if (last < first || first >> shift != last >> shift) {
+                n = coalesce_lane(first, last, line_bytes, tmpl, out, n);
+                continue;
+            }
+            lo = first / MEM_SECTOR_BYTES & smask;
+            hi = last / MEM_SECTOR_BYTES & smask;
+            add_line(out, &n, first >> shift << shift,
+                     (uint32_t)(((UINT64_C(2) << hi) - 1) & ~((UINT64_C(1) << lo) - 1)), line_bytes,
+                     tmpl);
         }
+    } else {
+        for (uint32_t lane = 0; lane < WARP_LANES; lane++)
+            if (active >> lane & 1u)
+                n = coalesce_lane(addr[lane], addr[lane] + size - 1, line_bytes, tmpl, out, n);
     }
     for (uint32_t i = 0; i < n; i++)
         shrink(&out[i]);

@@ -357,6 +357,81 @@ static void test_shmem_random_vs_reference(void **state)
     }
 }
 
+/*
+ * The coalescer's rules byte by byte: every byte of every active lane, in
+ * lane order, adds its 32-byte sector (numbered within the 128-byte line, or
+ * within the line when longer) to its line's request, created on first
+ * touch; then Fermi's shrinking of 128-byte requests to a 64-byte half and
+ * of 64-byte ones to a sector.
+ */
+static uint32_t ref_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t lb,
+                             struct mem_req *out)
+{
+    uint64_t span = lb > 128 ? lb : 128;
+    uint32_t n = 0;
+
+    for (uint32_t l = 0; l < 32; l++)
+        for (uint64_t b = addr[l]; active >> l & 1 && b < addr[l] + size; b++) {
+            uint64_t base = b / lb * lb, bit = b / 32 * 32 % span / 32;
+            uint32_t i = 0;
+
+            while (i < n && out[i].addr != base)
+                i++;
+            if (i == n) {
+                memset(&out[n], 0, sizeof(out[n]));
+                out[n].addr = base;
+                out[n].bytes = lb;
+                n++;
+            }
+            out[i].sector_mask |= bit < 32 ? 1u << bit : 0;
+        }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t m = out[i].sector_mask & 0xf;
+
+        if (out[i].bytes != 128 || !m || ((m & 3) && (m & 0xc)))
+            continue;
+        out[i].bytes = 64;
+        out[i].addr += m & 3 ? 0 : 64;
+        m = m & 3 ? m : m >> 2;
+        if (m == 1 || m == 2) {
+            out[i].bytes = 32;
+            out[i].addr += m == 1 ? 0 : 32;
+        }
+    }
+    return n;
+}
+
+/* Random lane addresses (aligned and not, lines shared or not), sizes and line lengths. */
+static void test_coalesce_random_vs_reference(void **state)
+{
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16, 3, 12}, lines[] = {128, 32, 64, 256, 96, 1024};
+    struct mem_req t, out[MEM_MAX_WARP_REQS], want[MEM_MAX_WARP_REQS];
+    uint64_t a[32], seed = 777;
+
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    for (uint32_t k = 0; k < 6000; k++) {
+        uint32_t size = sizes[k % 7], lb = lines[(k / 7) % 6], active = ALL, n;
+        uint64_t span = 64 + (k % 11) * 97, base = 0x10000 + (k % 13) * 29;
+
+        for (uint32_t l = 0; l < 32; l++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[l] = base + (k % 3 == 0 ? l * (uint64_t)(k % 5 + 1) * size : (seed >> 33) % span);
+            if (k % 4 == 1)
+                a[l] &= ~(uint64_t)(size - 1 ? (size & (size - 1) ? 0 : size - 1) : 0);
+        }
+        if (k % 5 == 2)
+            active = (uint32_t)(seed >> 11);
+        n = mem_coalesce(a, active, size, lb, &t, out);
+        assert_int_equal(n, ref_coalesce(a, active, size, lb, want));
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(out[i].addr, want[i].addr);
+            assert_int_equal(out[i].bytes, want[i].bytes);
+            assert_int_equal(out[i].sector_mask, want[i].sector_mask);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_coalesce_vector16),
         cmocka_unit_test(test_coalesce_segments32),
         cmocka_unit_test(test_coalesce_max_requests),
+        cmocka_unit_test(test_coalesce_random_vs_reference),
         cmocka_unit_test(test_shmem_conflict_free),
         cmocka_unit_test(test_shmem_broadcast),
         cmocka_unit_test(test_shmem_strides),
