@@ -34,6 +34,38 @@ uint64_t mem_pext(uint64_t v, uint64_t mask)
     return out;
 }
 
+uint64_t mem_pdep(uint64_t v, uint64_t mask)
+{
+    uint64_t out = 0;
+
+    for (; mask; mask &= mask - 1, v >>= 1)
+        out |= (v & 1) ? mask & -mask : 0;
+    return out;
+}
+
+void mem_pext_plan(struct mem_pext_plan *p, uint64_t mask)
+{
+    unsigned k = 0;
+
+    memset(p, 0, sizeof(*p));
+    p->mask = mask;
+    while (mask) { /* as mem_pext walks the runs */
+        unsigned lo = (unsigned)__builtin_ctzll(mask);
+        uint64_t run = mask >> lo;
+        unsigned len = ~run ? (unsigned)__builtin_ctzll(~run) : 64 - lo;
+
+        if (p->nruns == MEM_PEXT_RUNS) {
+            p->nruns = MEM_PEXT_RUNS + 1;
+            return;
+        }
+        p->lo[p->nruns] = (uint8_t)lo;
+        p->to[p->nruns] = (uint8_t)k;
+        p->bits[p->nruns++] = len >= 64 ? run : (1ull << len) - 1;
+        k += len;
+        mask &= len + lo >= 64 ? 0 : ~0ull << (len + lo);
+    }
+}
+
 static bool is_pow2(uint32_t x)
 {
     return x && !(x & (x - 1));
@@ -116,6 +148,35 @@ static int check_map(const struct mem_addrmap *m, struct ps_err *err)
     return 0;
 }
 
+/*
+ * The plans of the fields and of the partition address: with D bits, the
+ * channel's bits come out first and then the sub-partition's (the lowest
+ * log2(nsub) bank bits, numbered in the address without the channel's), so
+ * the two extractions are one, of the positions the second keeps of the
+ * first's; with dramid@ the channel comes out arithmetically and only the
+ * sub-partition's bits by mask.
+ */
+static void plan_map(struct mem_addrmap *m)
+{
+    uint64_t bank = m->mask_bank, keep = ~0ull, sub_bits = 0;
+
+    mem_pext_plan(&m->row, m->mask_row);
+    mem_pext_plan(&m->bank, m->mask_bank);
+    mem_pext_plan(&m->col, m->mask_col);
+    mem_pext_plan(&m->chan, m->mask_chan);
+    if (m->dramid_at < 0 && m->mask_chan) {
+        keep = ~m->mask_chan;
+        bank = mem_pext(bank, keep);
+    }
+    for (uint32_t n = m->nsub; n > 1 && bank; n >>= 1) {
+        uint64_t low = bank & -bank;
+
+        sub_bits |= low;
+        bank &= ~low;
+    }
+    mem_pext_plan(&m->part, m->dramid_at < 0 ? mem_pdep(~sub_bits, keep) : ~sub_bits);
+}
+
 int mem_addrmap_parse(const char *s, uint32_t nchan, uint32_t nsub, uint32_t nbk,
                       struct mem_addrmap *m, struct ps_err *err)
 {
@@ -139,9 +200,11 @@ int mem_addrmap_parse(const char *s, uint32_t nchan, uint32_t nsub, uint32_t nbk
             return rc;
     }
     rc = parse_letters(letters, m, err);
-    if (rc)
-        return rc;
-    return check_map(m, err);
+    if (!rc)
+        rc = check_map(m, err);
+    if (!rc)
+        plan_map(m);
+    return rc;
 }
 
 void mem_addrmap_decode(const struct mem_addrmap *m, struct mem_req *r)
@@ -157,41 +220,23 @@ void mem_addrmap_decode(const struct mem_addrmap *m, struct mem_req *r)
         chan = (uint32_t)(upper % m->nchan);
         rest = ((upper / m->nchan) << n) | (a & ((1ull << n) - 1));
     } else if (m->mask_chan) {
-        chan = (uint32_t)(mem_pext(a, m->mask_chan) % m->nchan);
+        chan = (uint32_t)(mem_pext_by(&m->chan, a) % m->nchan);
     }
     r->chan = (uint16_t)chan;
-    r->bank = (uint32_t)mem_pext(rest, m->mask_bank);
-    r->row = (uint32_t)mem_pext(rest, m->mask_row);
-    r->col = (uint32_t)mem_pext(rest, m->mask_col);
+    r->bank = (uint32_t)mem_pext_by(&m->bank, rest);
+    r->row = (uint32_t)mem_pext_by(&m->row, rest);
+    r->col = (uint32_t)mem_pext_by(&m->col, rest);
     /* The low bank bits pick the sub-partition within the channel (GPGPU-Sim's rule). */
     r->part = (uint16_t)(chan * m->nsub + (r->bank & (m->nsub - 1)));
 }
 
-/* Removes the bits of v selected by mask, closing the gaps (the inverse of a deposit). */
-static uint64_t squeeze_out(uint64_t v, uint64_t mask)
-{
-    return mem_pext(v, ~mask); /* the kept bits, run by run */
-}
-
 uint64_t mem_addrmap_partition_addr(const struct mem_addrmap *m, uint64_t a)
 {
-    uint64_t rest = a, sub_bits = 0, bank = m->mask_bank;
-
     if (m->dramid_at >= 0) {
         unsigned n = (unsigned)m->dramid_at;
         uint64_t upper = a >> n;
 
-        rest = ((upper / m->nchan) << n) | (a & ((1ull << n) - 1));
-    } else if (m->mask_chan) {
-        rest = squeeze_out(a, m->mask_chan);
-        bank = squeeze_out(bank, m->mask_chan);
+        a = ((upper / m->nchan) << n) | (a & ((1ull << n) - 1));
     }
-    /* The lowest log2(nsub) bank bits chose the sub-partition. */
-    for (uint32_t n = m->nsub; n > 1 && bank; n >>= 1) {
-        uint64_t low = bank & -bank;
-
-        sub_bits |= low;
-        bank &= ~low;
-    }
-    return squeeze_out(rest, sub_bits);
+    return mem_pext_by(&m->part, a); /* channel and sub-partition bits removed (plan_map) */
 }

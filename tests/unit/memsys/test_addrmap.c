@@ -204,6 +204,93 @@ static void test_addrmap_partition_addr(void **state)
             assert_true(seen[p][set]);
 }
 
+static uint64_t next_rand(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s ^ *s >> 29;
+}
+
+/* Planned extraction equals mem_pext on masks of few and many runs; pdep undoes pext. */
+static void test_addrmap_pext_plan(void **state)
+{
+    uint64_t s = 4242;
+
+    (void)state;
+    for (int i = 0; i < 20000; i++) {
+        uint64_t mask = next_rand(&s), v = next_rand(&s);
+        struct mem_pext_plan pl;
+
+        if (i % 3 == 0)
+            mask &= next_rand(&s) & next_rand(&s); /* sparse: many runs */
+        else if (i % 3 == 1)
+            mask = (mask >> (i % 64)) << (i % 7); /* long runs */
+        mem_pext_plan(&pl, mask);
+        assert_true(mem_pext_by(&pl, v) == mem_pext(v, mask));
+        assert_true(mem_pext(mem_pdep(v, mask), mask) ==
+                    (__builtin_popcountll(mask) == 64
+                         ? v
+                         : v & ((1ull << __builtin_popcountll(mask)) - 1)));
+    }
+}
+
+/* The partition address by its definition: channel bits out, then the sub-partition's. */
+static uint64_t ref_partition_addr(const struct mem_addrmap *m, uint64_t a)
+{
+    uint64_t rest = a, sub_bits = 0, bank = m->mask_bank;
+
+    if (m->dramid_at >= 0) {
+        unsigned n = (unsigned)m->dramid_at;
+
+        rest = ((a >> n) / m->nchan << n) | (a & ((1ull << n) - 1));
+    } else if (m->mask_chan) {
+        rest = mem_pext(a, ~m->mask_chan);
+        bank = mem_pext(bank, ~m->mask_chan);
+    }
+    for (uint32_t n = m->nsub; n > 1 && bank; n >>= 1) {
+        sub_bits |= bank & -bank;
+        bank &= bank - 1;
+    }
+    return mem_pext(rest, ~sub_bits);
+}
+
+/* Decoding and partition addresses of random addresses on dramid@ and D-letter maps. */
+static void test_addrmap_random_vs_definition(void **state)
+{
+    static const char *maps[] = {
+        GTX480_MAP, "00000000.00000000.00000000.00000000.00000000.RRRRRRRR.RRRRRBDD.CCCCCCCC",
+        "00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BDBCCDCB.CDSSSSSS",
+        "00000000.00000000.00000000.00000000.RRRRRRRR.RRRRDBBB.CDCCCCCC.CCSSSSSS"};
+    static const uint32_t nchan[] = {6, 4, 8, 2}, nsub[] = {2, 2, 2, 4}, nbk[] = {16, 2, 16, 8};
+    uint64_t s = 99;
+
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        struct mem_addrmap m;
+        struct ps_err err;
+
+        assert_int_equal(mem_addrmap_parse(maps[k], nchan[k], nsub[k], nbk[k], &m, &err), 0);
+        for (int i = 0; i < 5000; i++) {
+            uint64_t a = next_rand(&s) >> (i % 40);
+            struct mem_req r = decode(&m, a);
+            uint64_t rest = a;
+            uint32_t chan = 0;
+
+            if (m.dramid_at >= 0) {
+                chan = (uint32_t)((a >> m.dramid_at) % m.nchan);
+                rest = ((a >> m.dramid_at) / m.nchan << m.dramid_at) |
+                       (a & ((1ull << m.dramid_at) - 1));
+            } else if (m.mask_chan) {
+                chan = (uint32_t)(mem_pext(a, m.mask_chan) % m.nchan);
+            }
+            assert_int_equal(r.chan, chan);
+            assert_int_equal(r.bank, (uint32_t)mem_pext(rest, m.mask_bank));
+            assert_int_equal(r.row, (uint32_t)mem_pext(rest, m.mask_row));
+            assert_int_equal(r.col, (uint32_t)mem_pext(rest, m.mask_col));
+            assert_true(mem_addrmap_partition_addr(&m, a) == ref_partition_addr(&m, a));
+        }
+    }
+}
+
 static void test_addrmap_errors(void **state)
 {
     (void)state;
@@ -242,10 +329,16 @@ static void test_addrmap_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_addrmap_masks),    cmocka_unit_test(test_addrmap_channel_interleave),
-        cmocka_unit_test(test_addrmap_fields),   cmocka_unit_test(test_addrmap_part_range),
-        cmocka_unit_test(test_addrmap_dletters), cmocka_unit_test(test_addrmap_pext),
-        cmocka_unit_test(test_addrmap_errors),   cmocka_unit_test(test_addrmap_partition_addr),
+        cmocka_unit_test(test_addrmap_masks),
+        cmocka_unit_test(test_addrmap_channel_interleave),
+        cmocka_unit_test(test_addrmap_fields),
+        cmocka_unit_test(test_addrmap_part_range),
+        cmocka_unit_test(test_addrmap_dletters),
+        cmocka_unit_test(test_addrmap_pext),
+        cmocka_unit_test(test_addrmap_errors),
+        cmocka_unit_test(test_addrmap_partition_addr),
+        cmocka_unit_test(test_addrmap_pext_plan),
+        cmocka_unit_test(test_addrmap_random_vs_definition),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
