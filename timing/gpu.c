@@ -310,6 +310,7 @@ static void sample(struct tm_gpu *g)
         g->cs->on_sample(g->cs_st, i, &s, g->core_now);
         *b = *k;
     }
+    tm_gpu_issue_changed(g); /* the CTA limits may have moved */
 }
 
 static uint64_t ctas_done(const struct tm_gpu *g)

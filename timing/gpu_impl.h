@@ -67,6 +67,18 @@ struct tm_gpu {
         uint32_t lim, freed;
     } * full;
     uint32_t *freed;
+    /*
+     * CTA issue's last scan found every SM still full (above), with the
+     * warp slots freed summing to issue_still.freed and nothing else that
+     * decides issue changed since: issue_gen counts those changes (kernels
+     * bound, CTA limits, issue ranges; tm_gpu_issue_changed). While both
+     * stay so the scan would find the same, and is skipped.
+     */
+    uint64_t issue_gen;
+    struct {
+        bool ok;
+        uint64_t gen, freed;
+    } issue_still;
     uint32_t rr;                            /* CTA issue's first SM, rotating */
     uint64_t last_issue_cycle, last_issued; /* deadlock watchdog */
     uint64_t sample_next;                   /* CTA policy sampling */
@@ -148,6 +160,12 @@ void tm_sample_step(struct tm_gpu *g, struct tm_kernel *alone);
 void tm_sample_cancel_all(struct tm_gpu *g);
 /* k's timed CTAs are done: runs the rest functionally and books the estimate (0 or a fault). */
 int tm_sample_finish(struct tm_gpu *g, struct tm_kernel *k);
+/* Something CTA issue depends on changed: its next scan runs (tm_gpu.issue_still). */
+static inline void tm_gpu_issue_changed(struct tm_gpu *g)
+{
+    g->issue_gen++;
+}
+
 /* k leaves: its sampling state is freed. */
 void tm_sample_release(struct tm_gpu *g, struct tm_kernel *k);
 

@@ -55,6 +55,7 @@ void tm_kernels_attach(struct tm_gpu *g)
         g->full[i].k = NULL;
         tm_sm_note_freed(g->sm[i], &g->freed[i]);
     }
+    tm_gpu_issue_changed(g); /* new SMs (a machine rebuilt after a fault) */
 }
 
 void tm_kernels_fini(struct tm_gpu *g)
@@ -109,6 +110,7 @@ static void bind(struct tm_gpu *g, uint32_t i, struct tm_kernel *k)
 {
     g->bound[i] = k;
     g->full[i].k = NULL;
+    tm_gpu_issue_changed(g);
     tm_sm_set_lines(g->sm[i], k->lp);
     tm_sm_kernel_begin(g->sm[i], &k->L, &k->it, k->occ.max);
 }
@@ -116,6 +118,7 @@ static void bind(struct tm_gpu *g, uint32_t i, struct tm_kernel *k)
 static void unbind(struct tm_gpu *g, uint32_t i)
 {
     g->full[i].k = NULL;
+    tm_gpu_issue_changed(g);
     tm_sm_kernel_end(g->sm[i]);
     tm_sm_set_lines(g->sm[i], NULL);
     g->bound[i] = NULL;
@@ -174,6 +177,8 @@ static bool any_can_issue(const struct tm_gpu *g)
 void tm_kernels_issue(struct tm_gpu *g)
 {
     uint32_t nsm = g->prm.nsm;
+    uint64_t freed = 0;
+    bool still = true;
 
     if (g->sampling) {
         tm_par_settle(&g->par, g->sm, nsm);
@@ -183,20 +188,30 @@ void tm_kernels_issue(struct tm_gpu *g)
         g->rr = (g->rr + 1) % nsm;
         return;
     }
+    for (uint32_t i = 0; i < nsm && !g->sampling; i++)
+        freed += g->freed[i];
+    if (!g->sampling && g->issue_still.ok && g->issue_still.gen == g->issue_gen &&
+        g->issue_still.freed == freed) {
+        g->rr = (g->rr + 1) % nsm; /* every SM still full: the scan would find so again */
+        return;
+    }
     for (uint32_t j = 0; j < nsm; j++) {
-        uint32_t i = (g->rr + j) % nsm;
+        uint32_t i = g->rr + j < nsm ? g->rr + j : g->rr + j - nsm; /* rr < nsm */
         struct tm_sm *s = g->sm[i];
         struct tm_kernel *k = kernel_for(g, i);
         struct sm_full *f = &g->full[i];
         uint32_t lim;
 
-        if (!k)
+        if (!k) {
+            still = false;
             continue;
+        }
         lim = g->cs->limit(g->cs_st, i);
         if (lim > k->occ.max)
             lim = k->occ.max;
         if (f->k == k && f->lim == lim && f->freed == g->freed[i])
             continue; /* still full: no warp slot freed, the same kernel and limit */
+        still = false;
         if (tm_sm_ctas(s) >= lim || !tm_sm_fits(s, k->occ.warps, k->occ.regs, k->occ.shared)) {
             *f = (struct sm_full){k, lim, g->freed[i]};
             continue;
@@ -208,6 +223,9 @@ void tm_kernels_issue(struct tm_gpu *g)
         k->next_cta++;
         g->ctas++;
     }
+    g->issue_still.ok = still && !g->sampling;
+    g->issue_still.gen = g->issue_gen;
+    g->issue_still.freed = freed;
     g->rr = (g->rr + 1) % nsm;
 }
 
@@ -373,6 +391,7 @@ int tm_gpu_submit(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
         }
     if (g->cs->on_kernel)
         g->cs->on_kernel(g->cs_st, k->occ.max);
+    tm_gpu_issue_changed(g); /* a kernel in flight more, and perhaps new CTA limits */
     tm_par_settle_side(&g->par);
     tm_gpu_gather(g, &k->before);
     k->start_cycle = g->core_now;

@@ -120,6 +120,7 @@ static void skip(struct tm_gpu *g, struct tm_kernel *k)
     if (rc) {
         s->rc = rc;
         k->issue_end = k->next_cta;
+        tm_gpu_issue_changed(g);
     }
 }
 
@@ -233,8 +234,10 @@ void tm_sample_cancel_all(struct tm_gpu *g)
         tm_sample_release(g, k);
         if (k->smp.periodic) /* the stretches run stay estimated; the rest is timed */
             continue;
-        if (k->smp.converged) /* the rest of its CTAs are timed after all */
+        if (k->smp.converged) { /* the rest of its CTAs are timed after all */
             k->issue_end = k->nctas;
+            tm_gpu_issue_changed(g);
+        }
         k->smp.converged = false;
     }
 }
@@ -273,6 +276,7 @@ static void converge(struct tm_gpu *g, struct tm_kernel *k, const struct tm_coun
         return;
     }
     k->issue_end = k->next_cta;
+    tm_gpu_issue_changed(g);
     s->rep.windows = s->closed;
     s->rep.ipc_min = 1e300;
     for (uint32_t i = 0; i < kk; i++) {

@@ -105,21 +105,24 @@ static void repeat_delta(struct tm_sm *s)
         k[s->delta_at[i]] += d[s->delta_at[i]];
 }
 
-/* delta is set: note its nonzero counters for repeat_delta. */
-static void index_delta(struct tm_sm *s)
+/* delta = k - before: the last simulated cycle's counts, nonzero ones noted for repeat_delta. */
+static void take_delta(struct tm_sm *s)
 {
-    const uint64_t *d = (const uint64_t *)&s->delta;
+    const uint64_t *k = (const uint64_t *)&s->k, *b = (const uint64_t *)&s->before;
+    uint64_t *d = (uint64_t *)&s->delta;
 
     _Static_assert(PS_NCOUNTERS(s->delta) <= 256, "delta_at holds 8-bit indices");
+    _Static_assert(sizeof(s->delta) == sizeof(s->k) && sizeof(s->before) == sizeof(s->k),
+                   "delta, k and before are the same counters");
     s->ndelta = 0;
     for (uint32_t i = 0; i < PS_NCOUNTERS(s->delta); i++) {
-        if (!d[i])
+        d[i] = k[i] - b[i];
+        if (!d[i] || s->ndelta > TM_SPARSE)
             continue;
-        if (s->ndelta == TM_SPARSE) {
-            s->ndelta = TM_SPARSE + 1;
-            return;
-        }
-        s->delta_at[s->ndelta++] = (uint8_t)i;
+        if (s->ndelta == TM_SPARSE)
+            s->ndelta = TM_SPARSE + 1; /* dense: repeat_delta adds them all */
+        else
+            s->delta_at[s->ndelta++] = (uint8_t)i;
     }
 }
 
@@ -275,8 +278,7 @@ static void cycle_tail(struct tm_sm *s)
         s->sleep_until = wake;
         s->stuck = stuck;
         s->stk = c->stk;
-        ps_counters_sub(&s->delta, &s->k, &s->before, PS_NCOUNTERS(s->k));
-        index_delta(s);
+        take_delta(s);
     }
 }
 
