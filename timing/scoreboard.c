@@ -33,14 +33,6 @@ void tm_sb_set(struct tm_scoreboard *sb, size_t reg, uint64_t at)
         sb->ready_at[reg] = at;
 }
 
-bool tm_sb_cached(const struct tm_scoreboard *sb, uint64_t now, enum tm_sb_wait *why)
-{
-    if (!sb->blk_ok || sb->blk_until <= now)
-        return false;
-    *why = (enum tm_sb_wait)sb->blk_why;
-    return true;
-}
-
 /* Register i of ii's operands: sources first, then destinations. */
 static uint32_t operand_reg(const struct tm_iinfo *ii, uint32_t i)
 {
@@ -73,11 +65,6 @@ enum tm_sb_wait tm_sb_check(struct tm_scoreboard *sb, size_t base, const struct 
         return TM_SB_DMISS;
     }
     return TM_SB_READY;
-}
-
-int tm_sb_cached_load_wait(const struct tm_scoreboard *sb)
-{
-    return sb->blk_ok ? sb->blk_until == TM_NEVER : -1;
 }
 
 bool tm_sb_waits_on_load(const struct tm_scoreboard *sb, size_t base, const struct tm_iinfo *ii)

@@ -44,8 +44,18 @@ static inline void tm_sb_forget(struct tm_scoreboard *sb)
     sb->blk_ok = false;
 }
 
-/* The verdict cache says the warp still waits at now: true and *why. */
-bool tm_sb_cached(const struct tm_scoreboard *sb, uint64_t now, enum tm_sb_wait *why);
+/*
+ * The verdict cache says the warp still waits at now: true and *why. Inline,
+ * as tm_sb_cached_load_wait: a scheduler pass asks both of every warp.
+ */
+static inline bool tm_sb_cached(const struct tm_scoreboard *sb, uint64_t now, enum tm_sb_wait *why)
+{
+    if (!sb->blk_ok || sb->blk_until <= now)
+        return false;
+    *why = (enum tm_sb_wait)sb->blk_why;
+    return true;
+}
+
 /*
  * Whether instruction ii, with register window at base, can read and write
  * its registers at now; a wait is remembered in the verdict cache.
@@ -55,7 +65,10 @@ enum tm_sb_wait tm_sb_check(struct tm_scoreboard *sb, size_t base, const struct 
 /* ii (NULL: unknown) needs a register an outstanding load will fill; the verdict cache first. */
 bool tm_sb_waits_on_load(const struct tm_scoreboard *sb, size_t base, const struct tm_iinfo *ii);
 /* The verdict cache's answer to tm_sb_waits_on_load, or -1 when it has none. */
-int tm_sb_cached_load_wait(const struct tm_scoreboard *sb);
+static inline int tm_sb_cached_load_wait(const struct tm_scoreboard *sb)
+{
+    return sb->blk_ok ? sb->blk_until == TM_NEVER : -1;
+}
 /* The earliest cycle after now at which a blocked register of ii frees (0: none is blocked). */
 uint64_t tm_sb_blocked_until(const struct tm_scoreboard *sb, size_t base, const struct tm_iinfo *ii,
                              uint64_t now);
