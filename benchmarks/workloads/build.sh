@@ -53,7 +53,7 @@ done | sort >"$list"
 # workloads.txt: the declaration lines, in name order.
 while IFS='|' read -r name kind file; do
     head -n 1 "$file"
-done <"$list" >"$out/workloads.txt.tmp" && mv "$out/workloads.txt.tmp" "$out/workloads.txt"
+done <"$list" >"$out/workloads.txt.$$" && mv "$out/workloads.txt.$$" "$out/workloads.txt"
 
 if [ $# -gt 0 ]; then
     want=" $* "
@@ -70,11 +70,15 @@ fi
 
 # ---- build one program (in parallel through xargs) -------------------------------------------
 build_one() {
-    local name kind file dir target log newer
+    local name kind file dir target log newer tmp
     IFS='|' read -r name kind file <<<"$1"
     dir=$(dirname "$file")
     target="$out/$name"
     log="$out/log/$name.log"
+    # Two build.sh may fill one OUTDIR at once (make check runs tests/workloads and
+    # tests/threads side by side): each builds into its own file and renames it into
+    # place, so neither removes or overwrites the other's half-written output.
+    tmp="$target.tmp.$$"
     if [ -x "$target" ]; then
         if [ "$kind" = cuda ]; then
             newer=$(find "$dir" "$src/common" -maxdepth 1 -type f \( -name '*.cu' -o \
@@ -91,16 +95,18 @@ build_one() {
     if [ "$kind" = cuda ]; then
         [ "$have_nvcc" = 1 ] || { echo "  SKIPPED     $name (no nvcc)"; return 1; }
         # shellcheck disable=SC2086
-        "$NVCC" $nvcc_flags -o "$target.tmp" "$file" >"$log" 2>&1
+        "$NVCC" $nvcc_flags -o "$tmp" "$file" >"$log.$$" 2>&1
     else
         # shellcheck disable=SC2086
-        "$CC" $c_flags -o "$target.tmp" "$file" -lOpenCL -lm >"$log" 2>&1
+        "$CC" $c_flags -o "$tmp" "$file" -lOpenCL -lm >"$log.$$" 2>&1
     fi
-    if [ $? -eq 0 ] && mv -f "$target.tmp" "$target"; then
+    if [ $? -eq 0 ] && mv -f "$tmp" "$target"; then
+        mv -f "$log.$$" "$log"
         echo "  built       $name"
         return 0
     fi
-    rm -f "$target.tmp"
+    mv -f "$log.$$" "$log"
+    rm -f "$tmp"
     echo "  FAILED      $name (log: $log)"
     sed -n '1,20p' "$log" | sed 's/^/      /'
     return 1
