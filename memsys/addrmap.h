@@ -29,6 +29,7 @@ struct mem_pext_plan {
     uint64_t bits[MEM_PEXT_RUNS];
 };
 
+/* A map is made only by mem_addrmap_parse, which also makes its plans. */
 struct mem_addrmap {
     uint32_t nchan, nsub;  /* channels, sub-partitions per channel */
     int dramid_at;         /* bit where the channel id is inserted, -1 when not given */
