@@ -19,6 +19,13 @@
  *
  * Inputs whose head packet waits for an output are kept in a bitset per
  * output, so a cycle costs a few word operations per output.
+ *
+ * Staged outputs (mem_icnt_stage) let the cycle run beside the poppers: an
+ * arriving packet goes to the output's stage of the current phase, and
+ * the popper moves the other phase's stage to its port (mem_icnt_drain)
+ * before it looks at it. With a latency of at least one cycle nothing a
+ * cycle delivers can be popped before the next phase, so the pops are
+ * those of the unstaged network.
  */
 #include "memsys/icnt.h"
 
@@ -43,23 +50,40 @@ struct icnt_in {
     uint32_t sent;    /* flits of the head packet already sent */
 };
 
+/* What the cycle keeps per output. */
 struct icnt_out {
-    struct ps_ring q; /* of struct icnt_pkt: granted to this output, in arrival order */
+    uint32_t lock;  /* input whose packet is mid-transfer, or NO_INPUT */
+    uint32_t nwant; /* inputs whose unsent head packet targets this output */
+    uint32_t rr;    /* round-robin start: the input after the last one granted */
+    uint32_t held;  /* packets arrived and not popped (settled), staged ones too */
+};
+
+/* What the popper keeps per output, on its own cache line. */
+struct icnt_port {
+    struct ps_ring q; /* of struct icnt_pkt: arrived at this output, in arrival order */
     /*
      * The head packet's t_arrive (UINT64_MAX: none): an SM asks every cycle
      * whether a reply waits, and the packet itself is seldom in the cache.
      */
     uint64_t head_at;
-    uint32_t lock;    /* input whose packet is mid-transfer, or NO_INPUT */
-    uint32_t nwant;   /* inputs whose unsent head packet targets this output */
-    uint32_t rr;      /* round-robin start: the input after the last one granted */
-};
+} __attribute__((aligned(64)));
+
+/* Packets a staged cycle delivered to one output in one phase (mem_icnt_stage). */
+struct icnt_stage {
+    struct ps_ring q;
+    uint64_t head_at; /* t_arrive of q's head, UINT64_MAX when empty */
+} __attribute__((aligned(64)));
 
 struct mem_icnt {
     struct mem_icnt_params p;
-    uint64_t now;
+    uint64_t now;  /* cycles run */
+    uint64_t seen; /* cycles the poppers see run (ahead of now while staged cycles wait) */
+    bool staged;
+    uint32_t phase; /* 0 or 1: the stage cycles deliver to now */
     struct icnt_in *in;
     struct icnt_out *out;
+    struct icnt_port *port;   /* nout */
+    struct icnt_stage *stage; /* 2 * nout while staged: phase * nout + output */
     uint64_t *want;   /* per output, words bits: inputs whose unsent head packet targets it */
     uint32_t words;   /* 64-bit words per output in want */
     /*
@@ -120,15 +144,16 @@ struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err 
     n->words = (p->nin + 63) / 64;
     n->in = calloc(p->nin, sizeof(*n->in));
     n->out = calloc(p->nout, sizeof(*n->out));
+    n->port = aligned_alloc(64, (size_t)p->nout * sizeof(*n->port));
     n->want = calloc((size_t)p->nout * n->words, sizeof(*n->want));
     n->renew = calloc(p->nin, sizeof(*n->renew));
     n->busy = calloc((p->nout + 63) / 64, sizeof(*n->busy));
-    if (!n->in || !n->out || !n->want || !n->renew || !n->busy)
+    if (!n->in || !n->out || !n->port || !n->want || !n->renew || !n->busy)
         goto out_free;
     for (uint32_t o = 0; o < p->nout; o++) {
         n->out[o].lock = NO_INPUT;
-        n->out[o].head_at = UINT64_MAX;
-        ps_ring_init(&n->out[o].q, sizeof(struct icnt_pkt), 0);
+        n->port[o].head_at = UINT64_MAX;
+        ps_ring_init(&n->port[o].q, sizeof(struct icnt_pkt), 0);
     }
     for (uint32_t i = 0; i < p->nin; i++)
         ps_ring_init(&n->in[i].q, sizeof(struct icnt_pkt), 0);
@@ -146,10 +171,14 @@ void mem_icnt_destroy(struct mem_icnt *n)
         return;
     for (uint32_t i = 0; n->in && i < n->p.nin; i++)
         ps_ring_fini(&n->in[i].q);
-    for (uint32_t o = 0; n->out && o < n->p.nout; o++)
-        ps_ring_fini(&n->out[o].q);
+    for (uint32_t o = 0; n->port && o < n->p.nout; o++)
+        ps_ring_fini(&n->port[o].q);
+    for (uint32_t o = 0; n->stage && o < 2 * n->p.nout; o++)
+        ps_ring_fini(&n->stage[o].q);
     free(n->in);
     free(n->out);
+    free(n->port);
+    free(n->stage);
     free(n->want);
     free(n->renew);
     free(n->busy);
@@ -225,20 +254,28 @@ static uint32_t rr_pick(const struct mem_icnt *n, uint32_t o)
 }
 
 /* The tail of input i's head packet crossed to output o. */
-static void finish_packet(struct mem_icnt *n, uint32_t i, struct icnt_out *out, uint32_t *nrenew)
+static void finish_packet(struct mem_icnt *n, uint32_t i, uint32_t o, uint32_t *nrenew)
 {
     struct icnt_in *in = &n->in[i];
+    struct icnt_out *out = &n->out[o];
     struct icnt_pkt *x = ring_head(&in->q);
+    struct ps_ring *q = &n->port[o].q;
+    uint64_t *head_at = &n->port[o].head_at;
 
+    if (n->staged) {
+        q = &n->stage[n->phase * n->p.nout + o].q;
+        head_at = &n->stage[n->phase * n->p.nout + o].head_at;
+    }
     /* Crossed during cycle now; may be popped after `latency` more cycles have run. */
     x->t_arrive = n->now + 1 + n->p.latency;
     n->st.packets++;
     n->st.bytes += x->bytes;
     n->st.latency_sum += x->t_arrive - x->t_push;
-    if (ring_push(&out->q, x)) {
+    if (ring_push(q, x)) {
         n->npkts++;
-        if (out->q.n == 1)
-            out->head_at = x->t_arrive;
+        out->held++;
+        if (q->n == 1)
+            *head_at = x->t_arrive;
     }
     ring_pop(&in->q);
     in->sent = 0;
@@ -262,7 +299,7 @@ static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
             return false;
         }
         /* A new packet needs a free ejection slot; none is taken while one is mid-transfer. */
-        if (n->p.out_buf_pkts && out->q.n >= n->p.out_buf_pkts)
+        if (n->p.out_buf_pkts && out->held >= n->p.out_buf_pkts)
             return false;
         i = rr_pick(n, o);
         assert(i != NO_INPUT); /* nwant counts the bits rr_pick looks at */
@@ -276,7 +313,7 @@ static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
     n->nflits--;
     n->st.flits++;
     if (in->sent == ring_head(&in->q)->nflits)
-        finish_packet(n, i, out, nrenew);
+        finish_packet(n, i, o, nrenew);
     return true;
 }
 
@@ -298,24 +335,84 @@ void mem_icnt_cycle(struct mem_icnt *n)
         }
     }
     n->now++;
+    if (!n->staged)
+        n->seen = n->now;
+}
+
+bool mem_icnt_stage(struct mem_icnt *n)
+{
+    if (n->staged)
+        return true;
+    if (!n->p.latency || n->npkts || n->nflits)
+        return false;
+    n->stage = aligned_alloc(64, (size_t)2 * n->p.nout * sizeof(*n->stage));
+    if (!n->stage)
+        return false;
+    for (uint32_t k = 0; k < 2 * n->p.nout; k++) {
+        ps_ring_init(&n->stage[k].q, sizeof(struct icnt_pkt), 0);
+        n->stage[k].head_at = UINT64_MAX;
+    }
+    n->staged = true;
+    return true;
+}
+
+void mem_icnt_advance(struct mem_icnt *n)
+{
+    assert(n->staged);
+    n->seen++;
+}
+
+void mem_icnt_set_phase(struct mem_icnt *n, uint64_t phase)
+{
+    n->phase = (uint32_t)(phase & 1);
+}
+
+void mem_icnt_drain(struct mem_icnt *n, uint32_t dst)
+{
+    struct icnt_stage *st;
+    struct icnt_port *o;
+
+    if (!n->staged)
+        return;
+    st = &n->stage[(n->phase ^ 1) * n->p.nout + dst];
+    if (!st->q.n)
+        return;
+    o = &n->port[dst];
+    if (!o->q.n)
+        o->head_at = st->head_at;
+    if (ps_ring_reserve(&o->q, st->q.n)) {
+        for (const struct icnt_pkt *x; (x = ring_head(&st->q)); ring_pop(&st->q))
+            PS_RING_PUSH(&o->q, x);
+    } else {
+        while (st->q.n) /* host out of memory: the packets are lost, as in mem_icnt_push */
+            ring_pop(&st->q);
+    }
+    st->head_at = UINT64_MAX;
 }
 
 bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst)
 {
-    return n->out[dst].head_at <= n->now;
+    return n->port[dst].head_at <= n->seen ||
+           (n->staged && n->stage[(n->phase ^ 1) * n->p.nout + dst].head_at <= n->seen);
+}
+
+/* A packet waits at the port itself (staged: after mem_icnt_drain). */
+static bool port_ready(const struct mem_icnt *n, uint32_t dst)
+{
+    return n->port[dst].head_at <= n->seen;
 }
 
 const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
 {
-    return mem_icnt_ready(n, dst) ? &ring_head(&n->out[dst].q)->req : NULL;
+    return port_ready(n, dst) ? &ring_head(&n->port[dst].q)->req : NULL;
 }
 
 bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
 {
-    struct icnt_out *o = &n->out[dst];
+    struct icnt_port *o = &n->port[dst];
     const struct icnt_pkt *x;
 
-    if (!mem_icnt_ready(n, dst))
+    if (!port_ready(n, dst))
         return false;
     *out = ring_head(&o->q)->req;
     ring_pop(&o->q);
@@ -329,12 +426,16 @@ bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
     if (!mem_icnt_pop_port(n, dst, out))
         return false;
     n->npkts--;
+    n->out[dst].held--;
     return true;
 }
 
-void mem_icnt_settle(struct mem_icnt *n, uint32_t popped, uint32_t stalls)
+void mem_icnt_settle(struct mem_icnt *n, uint32_t dst, uint32_t popped, uint32_t stalls)
 {
-    n->npkts -= popped;
+    if (popped) {
+        n->npkts -= popped;
+        n->out[dst].held -= popped;
+    }
     n->stp->in_stall += stalls;
 }
 

@@ -54,7 +54,31 @@ bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
  */
 bool mem_icnt_room(const struct mem_icnt *n, uint32_t src, uint32_t bytes);
 bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
-void mem_icnt_settle(struct mem_icnt *n, uint32_t popped, uint32_t stalls);
+/* popped: pops at output dst by mem_icnt_pop_port; stalls: refusals by mem_icnt_room. */
+void mem_icnt_settle(struct mem_icnt *n, uint32_t dst, uint32_t popped, uint32_t stalls);
+
+/*
+ * Staged outputs, so that mem_icnt_cycle can run beside the poppers (each
+ * output popped by one caller): packets a cycle delivers wait in a stage of
+ * the current phase, and each popper moves the other phase's stage to its
+ * port with mem_icnt_drain before it peeks or pops. The caller's part:
+ * - mem_icnt_advance when a cycle is due, before it runs: the poppers see
+ *   the network's time move then (mem_icnt_cycle no longer moves it);
+ * - mem_icnt_set_phase(n, k) at the start of the poppers' k-th cycle, with
+ *   no mem_icnt_cycle running; the cycles due before the poppers' next
+ *   cycle run (to the end) after it and before that next cycle starts;
+ * - mem_icnt_drain(n, dst) for every output, once in each of the poppers'
+ *   cycles, before it uses the output; mem_icnt_settle for the pops, after
+ *   the poppers' cycle and before the next mem_icnt_cycle.
+ * The pops are then those of the unstaged network. mem_icnt_ready also sees
+ * a packet still in the stage to drain. Only a network with a latency of
+ * one cycle or more, and empty, can be staged (false otherwise, or out of
+ * memory).
+ */
+bool mem_icnt_stage(struct mem_icnt *n);
+void mem_icnt_advance(struct mem_icnt *n);
+void mem_icnt_set_phase(struct mem_icnt *n, uint64_t phase);
+void mem_icnt_drain(struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_busy(const struct mem_icnt *n);
 
 const struct mem_icnt_stats *mem_icnt_get_stats(const struct mem_icnt *n);

@@ -204,8 +204,8 @@ bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_re
 void mem_system_settle(struct mem_system *ms, uint32_t sm, struct mem_req *r, uint32_t popped,
                        uint32_t stalls)
 {
-    mem_icnt_settle(ms->reply, popped, 0);
-    mem_icnt_settle(ms->req, 0, stalls);
+    mem_icnt_settle(ms->reply, sm, popped, 0);
+    mem_icnt_settle(ms->req, sm, 0, stalls);
     if (r)
         mem_system_send(ms, sm, r);
 }
@@ -219,6 +219,36 @@ void mem_system_icnt_cycle(struct mem_system *ms)
 {
     mem_icnt_cycle(ms->req);
     mem_icnt_cycle(ms->reply);
+}
+
+bool mem_system_stage_replies(struct mem_system *ms)
+{
+    return mem_icnt_stage(ms->reply);
+}
+
+void mem_system_req_cycle(struct mem_system *ms)
+{
+    mem_icnt_cycle(ms->req);
+}
+
+void mem_system_reply_advance(struct mem_system *ms)
+{
+    mem_icnt_advance(ms->reply);
+}
+
+void mem_system_reply_cycle(struct mem_system *ms)
+{
+    mem_icnt_cycle(ms->reply);
+}
+
+void mem_system_core_edge(struct mem_system *ms, uint64_t core_cycle)
+{
+    mem_icnt_set_phase(ms->reply, core_cycle);
+}
+
+void mem_system_reply_drain(struct mem_system *ms, uint32_t sm)
+{
+    mem_icnt_drain(ms->reply, sm);
 }
 
 /* The head of the ROP queue looks up the L2 slice. */

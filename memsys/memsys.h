@@ -76,8 +76,23 @@ bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_re
 void mem_system_settle(struct mem_system *ms, uint32_t sm, struct mem_req *r, uint32_t popped,
                        uint32_t stalls);
 
-/* One cycle of each clock domain. */
+/* One cycle of each clock domain (both networks: unstaged replies only). */
 void mem_system_icnt_cycle(struct mem_system *ms);
+/*
+ * Staged replies (mem_icnt_stage on the reply network), so that its cycle
+ * can run beside the SMs: false if the network cannot be (no latency), and
+ * the caller then uses mem_system_icnt_cycle. Once staged, an interconnect
+ * edge is mem_system_req_cycle and mem_system_reply_advance, then
+ * mem_system_reply_cycle before the SMs' next cycle ends; each core cycle
+ * starts with mem_system_core_edge, and each SM drains its port
+ * (mem_system_reply_drain) in every core cycle before it looks at it.
+ */
+bool mem_system_stage_replies(struct mem_system *ms);
+void mem_system_req_cycle(struct mem_system *ms);
+void mem_system_reply_advance(struct mem_system *ms);
+void mem_system_reply_cycle(struct mem_system *ms);
+void mem_system_core_edge(struct mem_system *ms, uint64_t core_cycle);
+void mem_system_reply_drain(struct mem_system *ms, uint32_t sm);
 void mem_system_l2_cycle(struct mem_system *ms);
 void mem_system_dram_cycle(struct mem_system *ms);
 

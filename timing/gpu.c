@@ -74,6 +74,14 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
     g->ms = mem_system_create(&mp, err);
     if (!g->ms)
         return err && err->code ? err->code : PS_ENOMEM;
+    /*
+     * The reply network's cycle runs beside the SMs (run_loop) where nothing
+     * it delivers can be popped before the SMs' next cycle: its latency must
+     * cover every interconnect edge that may fall between two core edges.
+     */
+    g->replies_staged = p->icnt_latency >= (g->period_fs[D_CORE] + g->period_fs[D_ICNT] - 1) /
+                                               g->period_fs[D_ICNT] &&
+                        mem_system_stage_replies(g->ms);
     if ((rc = l1d_shared_build(g, err)))
         return rc;
     env = (struct tm_sm_env){.prm = p,
@@ -161,6 +169,13 @@ static int open_l1d_trace(struct tm_gpu *g, struct ps_err *err)
     return 0;
 }
 
+/* Each clock domain's period in femtoseconds (machine_build reads them). */
+static void set_periods(struct tm_gpu *g)
+{
+    for (int d = 0; d < D_COUNT; d++)
+        g->period_fs[d] = (uint64_t)(1e9 / g->prm.clk[d] + 0.5);
+}
+
 int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm_gpu **out,
                   struct ps_err *err)
 {
@@ -172,8 +187,15 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
         return ps_err_set(err, PS_ENOMEM, "out of memory");
     g->dev = dev;
     if ((rc = ps_config_copy(&g->cfg, cfg)) ||
-        (rc = tm_params_from_config(&g->cfg, &g->prm, err)) || (rc = find_policies(g, err)) ||
-        (rc = open_l1d_trace(g, err)) || (rc = machine_build(g, err))) {
+        (rc = tm_params_from_config(&g->cfg, &g->prm, err))) {
+        tm_gpu_destroy(g);
+        return rc;
+    }
+    set_periods(g);
+    for (int d = 0; d < D_COUNT; d++)
+        g->t_fs[d] = g->period_fs[d];
+    if ((rc = find_policies(g, err)) || (rc = open_l1d_trace(g, err)) ||
+        (rc = machine_build(g, err))) {
         tm_gpu_destroy(g);
         return rc;
     }
@@ -184,10 +206,6 @@ int tm_gpu_create(const struct ps_config *cfg, struct isa_device *dev, struct tm
     if ((rc = tm_kernels_init(g, err))) {
         tm_gpu_destroy(g);
         return rc;
-    }
-    for (int d = 0; d < D_COUNT; d++) {
-        g->period_fs[d] = (uint64_t)(1e9 / g->prm.clk[d] + 0.5);
-        g->t_fs[d] = g->period_fs[d];
     }
     *out = g;
     return 0;
@@ -203,8 +221,10 @@ int tm_gpu_check(const struct ps_config *cfg, struct ps_err *err)
     g->check_only = true;
     if (!(rc = ps_config_copy(&g->cfg, cfg)) &&
         !(rc = tm_params_from_config(&g->cfg, &g->prm, err)) &&
-        !(rc = tm_params_check_outputs(&g->prm, err)) && !(rc = find_policies(g, err)))
+        !(rc = tm_params_check_outputs(&g->prm, err)) && !(rc = find_policies(g, err))) {
+        set_periods(g);
         rc = machine_build(g, err);
+    }
     tm_gpu_destroy(g);
     return rc;
 }
@@ -421,6 +441,7 @@ static int core_cycle(struct tm_gpu *g)
     int rc;
 
     g->core_now++;
+    mem_system_core_edge(g->ms, g->core_now);
     tm_kernels_issue(g);
     if ((rc = tm_par_cycle(&g->par, g->sm, g->prm.nsm, g->core_now)))
         return rc;
@@ -431,13 +452,18 @@ static int core_cycle(struct tm_gpu *g)
     return watchdog(g, r);
 }
 
-/* Runs the L2 and DRAM ticks the loop passed (tm_par_defer: a task beside the SMs). */
+/*
+ * Runs the reply network, L2 and DRAM ticks the loop passed (tm_par_defer: a
+ * task beside the SMs).
+ */
 static void run_mem_ticks(void *ctx)
 {
     struct tm_gpu *g = ctx;
 
     for (uint32_t i = 0; i < g->nmem_ticks; i++) {
-        if (g->mem_ticks[i] == D_L2) {
+        if (g->mem_ticks[i] == D_ICNT) {
+            mem_system_reply_cycle(g->ms);
+        } else if (g->mem_ticks[i] == D_L2) {
             mem_system_l2_cycle(g->ms);
         } else {
             g->dram_now++;
@@ -452,10 +478,13 @@ static void run_mem_ticks(void *ctx)
  * it runs beside the SMs: the L2 slices and DRAM channels touch only their
  * own queues, the interconnect's inputs they push replies into and outputs
  * they pop requests from, none of which an SM's cycle reads or writes (an
- * SM pops its own reply port and checks its own request input). Whatever
- * reads the memory system first (the interconnect's tick, kernel reaping,
- * the watchdog, statistics) settles them, so every result is that of
- * running them at their edge.
+ * SM pops its own reply port and checks its own request input). So does
+ * the staged reply network's tick (mem_system_stage_replies): it moves
+ * packets from the L2s' queues to stages the SMs drain a core cycle later,
+ * and its latency keeps them from being due before. Whatever reads the
+ * memory system first (the request network's tick, kernel reaping, the
+ * watchdog, statistics) settles them, so every result is that of running
+ * them at their edge.
  */
 static void mem_tick(struct tm_gpu *g, uint8_t d)
 {
@@ -481,7 +510,13 @@ static int run_loop(struct tm_gpu *g, struct tm_kernel *k)
             return rc;
         if (g->t_fs[D_ICNT] == t) {
             tm_par_settle_side(&g->par);
-            mem_system_icnt_cycle(g->ms);
+            if (g->replies_staged) {
+                mem_system_req_cycle(g->ms);
+                mem_system_reply_advance(g->ms);
+                mem_tick(g, D_ICNT);
+            } else {
+                mem_system_icnt_cycle(g->ms);
+            }
         }
         if (g->t_fs[D_L2] == t)
             mem_tick(g, D_L2);

@@ -47,9 +47,11 @@ struct tm_gpu {
     bool check_only;   /* built by tm_gpu_check: writes no file */
     struct tm_par par; /* -ptxsim_threads (timing/parallel.c) */
     /*
-     * L2 and DRAM ticks the clocked loop has passed and not yet run, in
-     * order (gpu.c run_loop): they run beside the next core cycle's SMs.
+     * Reply network, L2 and DRAM ticks the clocked loop has passed and not
+     * yet run, in order (gpu.c run_loop): they run beside the next core
+     * cycle's SMs. The reply network's only when replies_staged.
      */
+    bool replies_staged;
     uint8_t mem_ticks[16];
     uint32_t nmem_ticks;
     /* Kernels in flight (kernels.c): -gpgpu_max_concurrent_kernel slots. */

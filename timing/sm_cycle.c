@@ -294,6 +294,8 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
     c->next_sid = s->prm->nsched;
     c->sum = (struct tm_cycle_sum){false, false, false};
     s->in_par = par;
+    /* every cycle, asleep or not: the stage the reply network fills next cycle is the other one */
+    mem_system_reply_drain(s->env.ms, s->id);
     c->rc = cycle_head(s, now);
     if (c->open)
         tm_ldst_set_par(s->ldst, false);

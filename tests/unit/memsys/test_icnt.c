@@ -2,7 +2,8 @@
  * Unit tests for memsys/icnt: flit counts, the latency of one packet
  * (flits + latency calls of mem_icnt_cycle from the push until it can be
  * popped), wormhole serialisation at a shared output, parallel outputs,
- * input and ejection buffer back-pressure, and round-robin fairness.
+ * input and ejection buffer back-pressure, round-robin fairness, and staged
+ * outputs popping what the unstaged network pops.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -248,6 +249,156 @@ static void expect_order(struct mem_icnt *n, const uint32_t *srcs, const uint32_
     assert_false(mem_icnt_busy(n));
 }
 
+/* A popper or producer decision, the same in both runs of the staged test. */
+static uint32_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull);
+
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return (uint32_t)(x ^ x >> 29);
+}
+
+struct pop_log {
+    uint64_t at[16384];
+    uint32_t n;
+};
+
+/* The producer's pushes after interconnect edge e (as the L2s push after the network's tick). */
+static void produce(struct mem_icnt *n, uint64_t e, uint64_t *uid)
+{
+    for (uint32_t src = 0; src < 4; src++) {
+        uint32_t h = mix(e, src);
+        uint32_t bytes = 8 + h % 4 * 40;
+
+        if (h % 3 == 0 && mem_icnt_can_push(n, src, bytes)) {
+            struct mem_req r;
+
+            memset(&r, 0, sizeof(r));
+            r.uid = ++*uid;
+            mem_icnt_push(n, src, h / 7 % 4, &r, bytes);
+        }
+    }
+}
+
+/* Popper cycles k: output dst pops at most one packet, when it wants one. */
+static bool wants(uint64_t k, uint32_t dst)
+{
+    return mix(k, 100 + dst) % 4 != 0;
+}
+
+static void record(struct pop_log *log, uint64_t k, uint32_t dst, const struct mem_req *r)
+{
+    assert_true(log->n < 16384);
+    log->at[log->n++] = k << 40 | (uint64_t)dst << 32 | r->uid;
+}
+
+/* edges interconnect edges per popper cycle; the reference: every edge runs at once. */
+static void run_unstaged(uint32_t lat, uint32_t edges, struct pop_log *log,
+                         struct mem_icnt_stats *st)
+{
+    struct mem_icnt_params p = {.nin = 4,
+                                .nout = 4,
+                                .flit_bytes = 40,
+                                .latency = lat,
+                                .in_buf_flits = 8,
+                                .out_buf_pkts = 2};
+    struct ps_err err;
+    struct mem_icnt *n = mem_icnt_create(&p, &err);
+    uint64_t uid = 0, e = 0;
+    struct mem_req r;
+
+    assert_non_null(n);
+    for (uint64_t k = 1; k <= 3000; k++) {
+        for (uint32_t dst = 0; dst < 4; dst++)
+            if (wants(k, dst) && mem_icnt_pop(n, dst, &r))
+                record(log, k, dst, &r);
+        for (uint32_t i = 0; i < edges; i++, e++) {
+            mem_icnt_cycle(n);
+            produce(n, e, &uid);
+        }
+    }
+    *st = *mem_icnt_get_stats(n);
+    mem_icnt_destroy(n);
+}
+
+/*
+ * The staged protocol (icnt.h) with the edges of each popper cycle run as
+ * late as allowed: after the next popper cycle's pops, before their settle.
+ */
+static void run_staged(uint32_t lat, uint32_t edges, struct pop_log *log, struct mem_icnt_stats *st)
+{
+    struct mem_icnt_params p = {.nin = 4,
+                                .nout = 4,
+                                .flit_bytes = 40,
+                                .latency = lat,
+                                .in_buf_flits = 8,
+                                .out_buf_pkts = 2};
+    struct ps_err err;
+    struct mem_icnt *n = mem_icnt_create(&p, &err);
+    uint64_t uid = 0, e = 0, due = 0;
+    struct mem_req r;
+
+    assert_non_null(n);
+    assert_true(mem_icnt_stage(n));
+    for (uint64_t k = 1; k <= 3000; k++) {
+        uint32_t popped[4] = {0};
+
+        mem_icnt_set_phase(n, k);
+        for (uint32_t dst = 0; dst < 4; dst++) {
+            mem_icnt_drain(n, dst);
+            if (wants(k, dst) && mem_icnt_pop_port(n, dst, &r)) {
+                record(log, k, dst, &r);
+                popped[dst]++;
+            }
+        }
+        for (; due; due--, e++) { /* "beside" the poppers: after their pops */
+            mem_icnt_cycle(n);
+            produce(n, e, &uid);
+        }
+        for (uint32_t dst = 0; dst < 4; dst++)
+            mem_icnt_settle(n, dst, popped[dst], 0);
+        for (uint32_t i = 0; i < edges; i++, due++)
+            mem_icnt_advance(n);
+    }
+    for (; due; due--, e++) { /* the last popper cycle's edges */
+        mem_icnt_cycle(n);
+        produce(n, e, &uid);
+    }
+    *st = *mem_icnt_get_stats(n);
+    mem_icnt_destroy(n);
+}
+
+static void test_icnt_staged_matches_unstaged(void **state)
+{
+    static struct pop_log a, b;
+    struct mem_icnt_stats sa, sb;
+    static const uint32_t cases[][2] = {{1, 1}, {LAT, 1}, {2, 2}, {3, 2}};
+
+    (void)state;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        a.n = b.n = 0;
+        run_unstaged(cases[c][0], cases[c][1], &a, &sa);
+        run_staged(cases[c][0], cases[c][1], &b, &sb);
+        assert_true(a.n > 1000); /* the outputs were busy, and the ejection buffers full at times */
+        assert_int_equal(a.n, b.n);
+        assert_memory_equal(a.at, b.at, a.n * sizeof(a.at[0]));
+        assert_memory_equal(&sa, &sb, sizeof(sa));
+    }
+}
+
+static void test_icnt_stage_needs_latency(void **state)
+{
+    struct mem_icnt_params p = {.nin = 2, .nout = 2, .flit_bytes = 32, .latency = 0};
+    struct ps_err err;
+    struct mem_icnt *n = mem_icnt_create(&p, &err);
+
+    (void)state;
+    assert_non_null(n);
+    assert_false(mem_icnt_stage(n)); /* a packet could be due in the cycle it arrives */
+    mem_icnt_destroy(n);
+}
+
 static void test_icnt_round_robin_many_inputs(void **state)
 {
     struct mem_icnt_params p = {.nin = 130, .nout = 2, .flit_bytes = 40, .latency = LAT};
@@ -279,6 +430,8 @@ int main(void)
         cmocka_unit_test(test_icnt_input_buffer_full),
         cmocka_unit_test(test_icnt_round_robin),
         cmocka_unit_test(test_icnt_round_robin_many_inputs),
+        cmocka_unit_test(test_icnt_staged_matches_unstaged),
+        cmocka_unit_test(test_icnt_stage_needs_latency),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
