@@ -9,7 +9,10 @@
  * and with one shared counter the cache-line traffic cost as much as the
  * SMs' work). A thread done with its stripe takes what is left of the
  * others' (a descheduled worker does not stall the round). The round ends
- * when the threads' finished counts add up to n. Workers spin on the
+ * when the threads' counts of indices run add up to n; a worker publishes
+ * its count once, when it finds nothing left to take, on a line of its own
+ * (counting index by index beside the claim word, the worker's every
+ * increment missed the line the caller was polling). Workers spin on the
  * generation for a short while, then sleep on a condition variable, so that
  * idle or descheduled workers do not burn a core that another process needs.
  */
@@ -35,11 +38,14 @@
  * bits each; the index is t + k * T). A step is taken by a compare-and-swap
  * of the whole word, so a thread late from an earlier round can never take
  * one of a later round; fn and ctx sit in the round's parity slot, written
- * before the words are published. `fin` counts the indices this thread ran.
+ * before the words are published. `done` is the round number (high 32
+ * bits) and the indices this worker ran in it, stored when it has run them
+ * (the caller counts its own); `round` and `ran` are the worker's copy.
  */
 struct stripe {
     _Atomic uint64_t claim;
-    _Atomic uint32_t fin;
+    _Alignas(64) _Atomic uint64_t done;
+    uint32_t round, ran;
 } __attribute__((aligned(64)));
 
 struct tm_pool {
@@ -67,11 +73,12 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Runs what is left of thread q's stripe; `self` is the running thread (its finished count). */
-static void take(struct tm_pool *p, uint32_t q, uint32_t self)
+/* Runs what is left of thread q's stripe in round `round`; returns how many it ran. */
+static uint32_t take(struct tm_pool *p, uint32_t q, uint32_t round)
 {
     struct stripe *s = &p->st[q];
     uint64_t v = atomic_load_explicit(&s->claim, memory_order_acquire);
+    uint32_t ran = 0;
 
     for (;;) {
         uint32_t k = (uint32_t)(v & IDX_MASK), n = (uint32_t)(v >> IDX_BITS & IDX_MASK);
@@ -80,24 +87,44 @@ static void take(struct tm_pool *p, uint32_t q, uint32_t self)
         tm_pool_fn fn;
         void *ctx;
 
-        if (i >= n)
-            return;
+        if (i >= n || (uint32_t)(v >> (2 * IDX_BITS)) != round)
+            return ran; /* done, or a later round: its indices count there */
         fn = atomic_load_explicit(&p->fn[slot], memory_order_relaxed);
         ctx = atomic_load_explicit(&p->ctx[slot], memory_order_relaxed);
         if (!atomic_compare_exchange_weak_explicit(&s->claim, &v, v + 1, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue; /* taken by another, or a new round: v holds the word now */
         fn(ctx, (uint32_t)i);
-        atomic_fetch_add_explicit(&p->st[self].fin, 1, memory_order_release);
+        ran++;
         v = atomic_load_explicit(&s->claim, memory_order_acquire);
     }
 }
 
 /* Thread t's part of a round: its own stripe, then what the others left. */
-static void take_all(struct tm_pool *p, uint32_t t)
+static uint32_t take_all(struct tm_pool *p, uint32_t t, uint32_t round)
 {
+    uint32_t ran = 0;
+
     for (uint32_t j = 0; j < p->nthreads; j++)
-        take(p, (t + j) % p->nthreads, t);
+        ran += take(p, (t + j) % p->nthreads, round);
+    return ran;
+}
+
+/* A worker's part of the round its own claim word names, and its count published. */
+static void work(struct tm_pool *p, uint32_t t)
+{
+    struct stripe *me = &p->st[t];
+    uint32_t round =
+        (uint32_t)(atomic_load_explicit(&me->claim, memory_order_acquire) >> (2 * IDX_BITS));
+    uint32_t ran = take_all(p, t, round);
+
+    if (!ran)
+        return;
+    if (me->round == round) /* a second pass over the same round */
+        ran += me->ran;
+    me->round = round;
+    me->ran = ran;
+    atomic_store_explicit(&me->done, (uint64_t)round << 32 | ran, memory_order_release);
 }
 
 static uint64_t wait_round(struct tm_pool *p, uint64_t seen)
@@ -134,7 +161,7 @@ static void *worker(void *arg)
         seen = wait_round(p, seen);
         if (atomic_load(&p->quit))
             return NULL;
-        take_all(p, t);
+        work(p, t);
     }
 }
 
@@ -179,7 +206,9 @@ struct tm_pool *tm_pool_create(uint32_t nthreads)
     }
     for (uint32_t t = 0; t < p->nthreads; t++) {
         atomic_init(&p->st[t].claim, 0);
-        atomic_init(&p->st[t].fin, 0);
+        atomic_init(&p->st[t].done, (uint64_t)ROUND_MASK << 32); /* no round yet (round 0) */
+        p->st[t].round = ROUND_MASK;
+        p->st[t].ran = 0;
     }
     for (uint32_t i = 0; i + 1 < p->nthreads; i++) {
         struct worker_arg *a = malloc(sizeof(*a));
@@ -218,18 +247,24 @@ uint32_t tm_pool_threads(const struct tm_pool *p)
     return p ? p->nthreads : 1;
 }
 
-static uint32_t finished(struct tm_pool *p)
+/* Indices run in the current round: the caller's own and what the workers published. */
+static uint32_t finished(struct tm_pool *p, uint32_t own)
 {
-    uint32_t sum = 0;
+    uint32_t sum = own;
 
-    for (uint32_t t = 0; t < p->nthreads; t++)
-        sum += atomic_load_explicit(&p->st[t].fin, memory_order_acquire);
+    for (uint32_t t = 1; t < p->nthreads; t++) {
+        uint64_t d = atomic_load_explicit(&p->st[t].done, memory_order_acquire);
+
+        if ((uint32_t)(d >> 32) == p->round)
+            sum += (uint32_t)d;
+    }
     return sum;
 }
 
 void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 {
     uint64_t word;
+    uint32_t own;
 
     if (!p || p->nthreads < 2 || n < 2 || n > IDX_MASK) {
         for (uint32_t i = 0; i < n; i++)
@@ -241,18 +276,12 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
     atomic_store_explicit(&p->fn[p->round & 1], fn, memory_order_relaxed);
     atomic_store_explicit(&p->ctx[p->round & 1], ctx, memory_order_relaxed);
     word = (uint64_t)p->round << (2 * IDX_BITS) | (uint64_t)n << IDX_BITS;
-    /*
-     * Every count is cleared before any stripe opens: a worker late from the
-     * last round may already be taking from stripe 0 of this one.
-     */
-    for (uint32_t t = 0; t < p->nthreads; t++)
-        atomic_store_explicit(&p->st[t].fin, 0, memory_order_relaxed);
     for (uint32_t t = 0; t < p->nthreads; t++)
         atomic_store_explicit(&p->st[t].claim, word, memory_order_release);
     atomic_fetch_add(&p->gen, 1); /* sequentially consistent against the sleepers count */
     wake_all(p);
-    take_all(p, 0);
-    for (uint32_t k = 0; finished(p) < n; k++) {
+    own = take_all(p, 0, p->round);
+    for (uint32_t k = 0; finished(p, own) < n; k++) {
         cpu_relax();
         if (k >= SPIN_POLLS) /* a worker lost its core in the middle of an index: let it run */
             sched_yield();
