@@ -55,6 +55,12 @@ struct tm_ldst {
      * the L2.
      */
     struct ps_ring l1p;
+    /*
+     * The heads' `at` (UINT64_MAX: empty), kept by every push and pop: the
+     * unit asks every cycle whether a head is due, and the head itself is
+     * seldom in the cache.
+     */
+    uint64_t ldq_at, l1p_at;
     struct mem_frontq *fq; /* the L1D policy's front queues, or NULL */
     struct ps_ring hits;   /* struct hit, in time order (constant latency) */
     struct ldrec *recs;
@@ -87,6 +93,7 @@ struct tm_ldst *tm_ldst_create(const struct tm_ldst_env *env, struct ps_err *err
     u->env = *env;
     u->prm = env->prm;
     u->free_rec = TM_NO_REC;
+    u->ldq_at = u->l1p_at = UINT64_MAX;
     if (ps_ring_init(&u->ldq, sizeof(struct queued), LDQ_CAP) ||
         ps_ring_init(&u->l1p, sizeof(struct queued), u->prm->l1_latency ? u->prm->l1_latency : 1) ||
         ps_ring_init(&u->hits, sizeof(struct hit), 256))
@@ -397,6 +404,14 @@ static bool via_l1p(const struct tm_ldst *u, const struct mem_cache *c, const st
     return c == u->env.l1d && r->type != MEM_ATOMIC && r->cacheop != ISA_CACHE_CG;
 }
 
+/* The `at` of ring r's head (struct queued), UINT64_MAX when it is empty. */
+static uint64_t head_at(const struct ps_ring *r)
+{
+    const struct queued *q = ps_ring_head(r);
+
+    return q ? q->at : UINT64_MAX;
+}
+
 static bool l1_hand(struct tm_ldst *u, struct mem_cache *c, const struct mem_req *r, uint64_t now)
 {
     struct queued q = {*r, now + u->prm->l1_latency, false};
@@ -405,6 +420,8 @@ static bool l1_hand(struct tm_ldst *u, struct mem_cache *c, const struct mem_req
         return l1_access(u, c, r, now);
     if (ps_ring_full(&u->l1p))
         return false;
+    if (!u->l1p.n)
+        u->l1p_at = q.at;
     PS_RING_PUSH(&u->l1p, &q);
     return true;
 }
@@ -412,13 +429,15 @@ static bool l1_hand(struct tm_ldst *u, struct mem_cache *c, const struct mem_req
 /* The head of the L1 latency queue looks up the L1D. Returns true on a reservation failure. */
 static bool l1p_cycle(struct tm_ldst *u, uint64_t now)
 {
-    const struct queued *q = ps_ring_head(&u->l1p);
+    const struct queued *q;
 
-    if (!q || q->at > now)
+    if (u->l1p_at > now)
         return false;
+    q = ps_ring_head(&u->l1p);
     if (!l1_access(u, u->env.l1d, &q->r, now))
         return true;
     ps_ring_pop(&u->l1p, NULL);
+    u->l1p_at = head_at(&u->l1p);
     u->moved = true;
     return false;
 }
@@ -447,16 +466,18 @@ static struct mem_cache *l1_of(const struct tm_ldst *u, const struct mem_req *r)
 /* The LD/ST unit hands its next request to the cache. Returns true on a reservation failure. */
 static bool ldq_cycle(struct tm_ldst *u, uint64_t now)
 {
-    const struct queued *q = ps_ring_head(&u->ldq);
+    const struct queued *q;
 
-    if (!q)
+    if (!u->ldq.n)
         return mem_frontq_pending(u->fq) ? frontq_cycle(u, now) : false;
-    if (q->at > now)
+    if (u->ldq_at > now)
         return false;
+    q = ps_ring_head(&u->ldq);
     if (!l1_hand(u, l1_of(u, &q->r), &q->r, now))
         return true;
     u->ldq_insts -= q->last;
     ps_ring_pop(&u->ldq, NULL);
+    u->ldq_at = head_at(&u->ldq);
     u->gen++;
     u->moved = true;
     return false;
@@ -474,9 +495,7 @@ bool tm_ldst_cycle(struct tm_ldst *u, uint64_t now)
 
 bool tm_ldst_due(const struct tm_ldst *u, uint64_t now)
 {
-    const struct queued *q = ps_ring_head(&u->ldq), *p = ps_ring_head(&u->l1p);
-
-    return (q && q->at <= now + 1) || mem_frontq_pending(u->fq) > 0 || (p && p->at <= now + 1);
+    return u->ldq_at <= now + 1 || mem_frontq_pending(u->fq) > 0 || u->l1p_at <= now + 1;
 }
 
 bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *st)
@@ -488,13 +507,13 @@ bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *
     /* A head due by the next cycle was tried this cycle (due by now) and did not move. */
     if (u->moved || mem_frontq_pending(u->fq))
         return false;
-    if (p && p->at <= now + 1) {
-        if (p->at > now || !mem_cache_fails_again(u->env.l1d, &p->r))
+    if (u->l1p_at <= now + 1) {
+        if (u->l1p_at > now || !mem_cache_fails_again(u->env.l1d, &p->r))
             return false;
         st->l1d_fail = true;
     }
-    if (q && q->at <= now + 1 &&
-        (q->at > now || !via_l1p(u, l1_of(u, &q->r), &q->r) || !ps_ring_full(&u->l1p)))
+    if (u->ldq_at <= now + 1 &&
+        (u->ldq_at > now || !via_l1p(u, l1_of(u, &q->r), &q->r) || !ps_ring_full(&u->l1p)))
         return false;
     for (uint32_t k = 0; k < 4; k++) {
         const struct mem_req *m = mem_cache_peek_miss(l1_by_index(u, k));
@@ -531,7 +550,6 @@ void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st, uin
 uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake,
                       const struct tm_ldst_stuck *st)
 {
-    const struct queued *q = ps_ring_head(&u->ldq), *p = ps_ring_head(&u->l1p);
     const struct hit *h = ps_ring_head(&u->hits);
 
     if (mem_frontq_pending(u->fq))
@@ -540,15 +558,15 @@ uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake,
     for (uint32_t k = 0; !st && k < 4; k++)
         if (mem_cache_peek_miss(l1_by_index(u, k)))
             return now + 1;
-    if (q && !(st && q->at <= now)) {
-        if (q->at <= now + 1)
+    if (u->ldq.n && !(st && u->ldq_at <= now)) {
+        if (u->ldq_at <= now + 1)
             return now + 1;
-        wake = q->at < wake ? q->at : wake;
+        wake = u->ldq_at < wake ? u->ldq_at : wake;
     }
-    if (p && !(st && p->at <= now)) {
-        if (p->at <= now + 1)
+    if (u->l1p.n && !(st && u->l1p_at <= now)) {
+        if (u->l1p_at <= now + 1)
             return now + 1;
-        wake = p->at < wake ? p->at : wake;
+        wake = u->l1p_at < wake ? u->l1p_at : wake;
     }
     if (h && h->at < wake)
         wake = h->at;
@@ -630,6 +648,8 @@ static void queue_reqs(struct tm_ldst *u, const struct mem_req *reqs, uint32_t n
         mem_frontq_push(u->fq, reqs, n, at);
         return;
     }
+    if (!u->ldq.n && n)
+        u->ldq_at = at;
     for (uint32_t i = 0; i < n && !ps_ring_full(&u->ldq); i++) {
         struct queued q = {reqs[i], at, i == n - 1};
 
