@@ -84,6 +84,14 @@ struct mem_icnt {
     struct icnt_out *out;
     struct icnt_port *port;   /* nout */
     struct icnt_stage *stage; /* 2 * nout while staged: phase * nout + output */
+    /*
+     * Per phase, a bit per output whose stage holds packets (phase p's words
+     * at smask + p * sstride, a cache line apart): a drain finds most stages
+     * empty without touching them. Set by the cycle, cleared by
+     * mem_icnt_set_phase for the phase it starts (drained the cycle before).
+     */
+    uint64_t *smask;
+    uint32_t sstride;
     uint64_t *want;   /* per output, words bits: inputs whose unsent head packet targets it */
     uint32_t words;   /* 64-bit words per output in want */
     /*
@@ -179,6 +187,7 @@ void mem_icnt_destroy(struct mem_icnt *n)
     free(n->out);
     free(n->port);
     free(n->stage);
+    free(n->smask);
     free(n->want);
     free(n->renew);
     free(n->busy);
@@ -274,8 +283,11 @@ static void finish_packet(struct mem_icnt *n, uint32_t i, uint32_t o, uint32_t *
     if (ring_push(q, x)) {
         n->npkts++;
         out->held++;
-        if (q->n == 1)
+        if (q->n == 1) {
             *head_at = x->t_arrive;
+            if (n->staged)
+                n->smask[n->phase * n->sstride + o / 64] |= 1ull << (o % 64);
+        }
     }
     ring_pop(&in->q);
     in->sent = 0;
@@ -345,9 +357,17 @@ bool mem_icnt_stage(struct mem_icnt *n)
         return true;
     if (!n->p.latency || n->npkts || n->nflits)
         return false;
+    n->sstride = ((n->p.nout + 63) / 64 + 7) / 8 * 8; /* words, whole cache lines */
     n->stage = aligned_alloc(64, (size_t)2 * n->p.nout * sizeof(*n->stage));
-    if (!n->stage)
+    n->smask = aligned_alloc(64, (size_t)2 * n->sstride * sizeof(*n->smask));
+    if (!n->stage || !n->smask) {
+        free(n->stage);
+        free(n->smask);
+        n->stage = NULL;
+        n->smask = NULL;
         return false;
+    }
+    memset(n->smask, 0, (size_t)2 * n->sstride * sizeof(*n->smask));
     for (uint32_t k = 0; k < 2 * n->p.nout; k++) {
         ps_ring_init(&n->stage[k].q, sizeof(struct icnt_pkt), 0);
         n->stage[k].head_at = UINT64_MAX;
@@ -365,6 +385,14 @@ void mem_icnt_advance(struct mem_icnt *n)
 void mem_icnt_set_phase(struct mem_icnt *n, uint64_t phase)
 {
     n->phase = (uint32_t)(phase & 1);
+    if (n->staged)
+        memset(&n->smask[n->phase * n->sstride], 0, n->sstride * sizeof(*n->smask));
+}
+
+/* Output dst's stage of phase ph holds packets. */
+static bool staged_at(const struct mem_icnt *n, uint32_t ph, uint32_t dst)
+{
+    return n->smask[ph * n->sstride + dst / 64] >> (dst % 64) & 1;
 }
 
 void mem_icnt_drain(struct mem_icnt *n, uint32_t dst)
@@ -372,7 +400,7 @@ void mem_icnt_drain(struct mem_icnt *n, uint32_t dst)
     struct icnt_stage *st;
     struct icnt_port *o;
 
-    if (!n->staged)
+    if (!n->staged || !staged_at(n, n->phase ^ 1, dst))
         return;
     st = &n->stage[(n->phase ^ 1) * n->p.nout + dst];
     if (!st->q.n)
@@ -393,7 +421,8 @@ void mem_icnt_drain(struct mem_icnt *n, uint32_t dst)
 bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst)
 {
     return n->port[dst].head_at <= n->seen ||
-           (n->staged && n->stage[(n->phase ^ 1) * n->p.nout + dst].head_at <= n->seen);
+           (n->staged && staged_at(n, n->phase ^ 1, dst) &&
+            n->stage[(n->phase ^ 1) * n->p.nout + dst].head_at <= n->seen);
 }
 
 /* A packet waits at the port itself (staged: after mem_icnt_drain). */
