@@ -48,6 +48,8 @@ struct icnt_in {
     struct ps_ring q; /* of struct icnt_pkt: waiting packets, head first */
     uint32_t flits;   /* flits buffered, including the unsent part of the head */
     uint32_t sent;    /* flits of the head packet already sent */
+    /* the head packet's nflits and dst: read at every flit, the packet seldom in the cache */
+    uint32_t head_flits, head_dst;
 };
 
 /* What the cycle keeps per output. */
@@ -239,6 +241,8 @@ void mem_icnt_push(struct mem_icnt *n, uint32_t src, uint32_t dst, const struct 
     if (!ring_push(&in->q, &x))
         return; /* host out of memory: the packet is lost (nothing to report it through) */
     if (in->q.n == 1) {
+        in->head_flits = x.nflits;
+        in->head_dst = dst;
         want_set(n, dst, src);
         n->nactive++;
     }
@@ -292,9 +296,12 @@ static void finish_packet(struct mem_icnt *n, uint32_t i, uint32_t o, uint32_t *
     ring_pop(&in->q);
     in->sent = 0;
     out->lock = NO_INPUT;
-    if (in->q.n)
+    if (in->q.n) {
+        x = ring_head(&in->q);
+        in->head_flits = x->nflits;
+        in->head_dst = x->dst;
         n->renew[(*nrenew)++] = i; /* its next packet competes from the next cycle on */
-    else
+    } else
         n->nactive--;
 }
 
@@ -324,7 +331,7 @@ static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
     in->flits--;
     n->nflits--;
     n->st.flits++;
-    if (in->sent == ring_head(&in->q)->nflits)
+    if (in->sent == in->head_flits)
         finish_packet(n, i, o, nrenew);
     return true;
 }
@@ -343,7 +350,7 @@ void mem_icnt_cycle(struct mem_icnt *n)
         for (uint32_t k = 0; k < nrenew; k++) {
             uint32_t i = n->renew[k];
 
-            want_set(n, ring_head(&n->in[i].q)->dst, i);
+            want_set(n, n->in[i].head_dst, i);
         }
     }
     n->now++;

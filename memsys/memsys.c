@@ -296,9 +296,15 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
 
     /* Replies leave first so their queue has room for this cycle's hits. */
     while (s->replies.q.n) {
-        struct mem_req *q = mem_fifo_head(&s->replies, UINT64_MAX);
+        struct mem_req *q;
         uint32_t bytes;
 
+        if (!mem_icnt_room(ms->reply, i, 1)) {
+            /* full for any packet: the refusal counted without reading the head */
+            mem_icnt_can_push(ms->reply, i, 1);
+            break;
+        }
+        q = mem_fifo_head(&s->replies, UINT64_MAX);
         if (q->l2_atomic) {
             q->type = MEM_ATOMIC;
             q->l2_atomic = false;
