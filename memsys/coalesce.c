@@ -105,30 +105,24 @@ uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
      * one line takes shifts instead of sectors()'s divisions, which cost
      * most of a 32-lane call. The sectors of a line are then contiguous.
      */
-    if (!(line_bytes & (line_bytes - 1)) && line_bytes <= 32 * MEM_SECTOR_BYTES) {
-        uint32_t shift = (uint32_t)__builtin_ctz(line_bytes);
-        uint64_t smask =
-            (line_bytes > 4 * MEM_SECTOR_BYTES ? line_bytes / MEM_SECTOR_BYTES : 4) - 1;
+    bool pow2 = !(line_bytes & (line_bytes - 1)) && line_bytes <= 32 * MEM_SECTOR_BYTES;
+    uint32_t shift = pow2 ? (uint32_t)__builtin_ctz(line_bytes) : 0;
+    uint64_t smask = (line_bytes > 4 * MEM_SECTOR_BYTES ? line_bytes / MEM_SECTOR_BYTES : 4) - 1;
 
-        for (uint32_t m = active; m; m &= m - 1) {
-            uint32_t lane = (uint32_t)__builtin_ctz(m);
-            uint64_t first = addr[lane], last = first + size - 1;
-            uint64_t lo, hi;
+    for (uint32_t m = active; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        uint64_t first = addr[lane], last = first + size - 1;
+        uint64_t lo, hi;
 
-            if (last < first || first >> shift != last >> shift) {
-                n = coalesce_lane(first, last, line_bytes, tmpl, out, n);
-                continue;
-            }
-            lo = first / MEM_SECTOR_BYTES & smask;
-            hi = last / MEM_SECTOR_BYTES & smask;
-            add_line(out, &n, first >> shift << shift,
-                     (uint32_t)(((UINT64_C(2) << hi) - 1) & ~((UINT64_C(1) << lo) - 1)), line_bytes,
-                     tmpl);
+        if (!pow2 || last < first || first >> shift != last >> shift) {
+            n = coalesce_lane(first, last, line_bytes, tmpl, out, n);
+            continue;
         }
-    } else {
-        for (uint32_t lane = 0; lane < WARP_LANES; lane++)
-            if (active >> lane & 1u)
-                n = coalesce_lane(addr[lane], addr[lane] + size - 1, line_bytes, tmpl, out, n);
+        lo = first / MEM_SECTOR_BYTES & smask;
+        hi = last / MEM_SECTOR_BYTES & smask;
+        add_line(out, &n, first >> shift << shift,
+                 (uint32_t)(((UINT64_C(2) << hi) - 1) & ~((UINT64_C(1) << lo) - 1)), line_bytes,
+                 tmpl);
     }
     for (uint32_t i = 0; i < n; i++)
         shrink(&out[i]);

@@ -188,12 +188,15 @@ void tm_kernels_issue(struct tm_gpu *g)
         g->rr = (g->rr + 1) % nsm;
         return;
     }
-    for (uint32_t i = 0; i < nsm && !g->sampling; i++)
-        freed += g->freed[i];
-    if (!g->sampling && g->issue_still.ok && g->issue_still.gen == g->issue_gen &&
-        g->issue_still.freed == freed) {
-        g->rr = (g->rr + 1) % nsm; /* every SM still full: the scan would find so again */
-        return;
+    /* not while a kernel is sampled: tm_sample_step, above, may change what the scan reads */
+    if (!g->sampling) {
+        for (uint32_t i = 0; i < nsm; i++)
+            freed += g->freed[i];
+        if (g->issue_still.ok && g->issue_still.gen == g->issue_gen &&
+            g->issue_still.freed == freed) {
+            g->rr = (g->rr + 1) % nsm; /* every SM still full: the scan would find so again */
+            return;
+        }
     }
     for (uint32_t j = 0; j < nsm; j++) {
         uint32_t i = g->rr + j < nsm ? g->rr + j : g->rr + j - nsm; /* rr < nsm */
