@@ -293,9 +293,8 @@ static void record(struct pop_log *log, uint64_t k, uint32_t dst, const struct m
     log->at[log->n++] = k << 40 | (uint64_t)dst << 32 | r->uid;
 }
 
-/* edges interconnect edges per popper cycle; the reference: every edge runs at once. */
-static void run_unstaged(uint32_t lat, uint32_t edges, struct pop_log *log,
-                         struct mem_icnt_stats *st)
+/* The staged test's network: small buffers, so that back-pressure plays a part. */
+static struct mem_icnt *make_busy(uint32_t lat)
 {
     struct mem_icnt_params p = {.nin = 4,
                                 .nout = 4,
@@ -304,7 +303,15 @@ static void run_unstaged(uint32_t lat, uint32_t edges, struct pop_log *log,
                                 .in_buf_flits = 8,
                                 .out_buf_pkts = 2};
     struct ps_err err;
-    struct mem_icnt *n = mem_icnt_create(&p, &err);
+
+    return mem_icnt_create(&p, &err);
+}
+
+/* edges interconnect edges per popper cycle; the reference: every edge runs at once. */
+static void run_unstaged(uint32_t lat, uint32_t edges, struct pop_log *log,
+                         struct mem_icnt_stats *st)
+{
+    struct mem_icnt *n = make_busy(lat);
     uint64_t uid = 0, e = 0;
     struct mem_req r;
 
@@ -328,14 +335,7 @@ static void run_unstaged(uint32_t lat, uint32_t edges, struct pop_log *log,
  */
 static void run_staged(uint32_t lat, uint32_t edges, struct pop_log *log, struct mem_icnt_stats *st)
 {
-    struct mem_icnt_params p = {.nin = 4,
-                                .nout = 4,
-                                .flit_bytes = 40,
-                                .latency = lat,
-                                .in_buf_flits = 8,
-                                .out_buf_pkts = 2};
-    struct ps_err err;
-    struct mem_icnt *n = mem_icnt_create(&p, &err);
+    struct mem_icnt *n = make_busy(lat);
     uint64_t uid = 0, e = 0, due = 0;
     struct mem_req r;
 
