@@ -391,9 +391,26 @@ void mem_icnt_advance(struct mem_icnt *n)
 
 void mem_icnt_set_phase(struct mem_icnt *n, uint64_t phase)
 {
+    uint64_t *mask;
+
     n->phase = (uint32_t)(phase & 1);
-    if (n->staged)
-        memset(&n->smask[n->phase * n->sstride], 0, n->sstride * sizeof(*n->smask));
+    if (!n->staged)
+        return;
+    mask = &n->smask[n->phase * n->sstride];
+    /*
+     * The protocol's invariant: every output drained, in the core cycle just
+     * run, the stage this phase delivers to again. One that was not would hold
+     * its replies back from its SM until a later drain, and the results would
+     * no longer be those of the sequential tick.
+     */
+    for (uint32_t w = 0; w < (n->p.nout + 63) / 64; w++)
+        for (uint64_t b = mask[w]; b; b &= b - 1) {
+            uint32_t o = w * 64 + (uint32_t)__builtin_ctzll(b);
+
+            assert(!n->stage[n->phase * n->p.nout + o].q.n);
+            (void)o;
+        }
+    memset(mask, 0, n->sstride * sizeof(*mask));
 }
 
 /* Output dst's stage of phase ph holds packets. */
