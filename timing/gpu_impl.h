@@ -81,7 +81,8 @@ struct tm_gpu {
         bool ok;
         uint64_t gen, freed;
     } issue_still;
-    uint32_t rr;                            /* CTA issue's first SM, rotating */
+    uint32_t rr; /* CTA issue's first SM: the one after the last that took a CTA, across
+                    launches (GPGPU-Sim's m_last_cluster_issue), so lone CTAs move on */
     uint64_t last_issue_cycle, last_issued; /* deadlock watchdog */
     uint64_t sample_next;                   /* CTA policy sampling */
     uint64_t busy_mark; /* core cycle up to which kernels' gpu_cycles were counted */

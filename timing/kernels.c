@@ -174,29 +174,30 @@ static bool any_can_issue(const struct tm_gpu *g)
     return false;
 }
 
+/*
+ * One cycle of CTA issue, GPGPU-Sim's issue_block2core: the SMs from g->rr on, at
+ * most one CTA each, and the next scan starts after the last SM that took one.
+ */
 void tm_kernels_issue(struct tm_gpu *g)
 {
     uint32_t nsm = g->prm.nsm;
     uint64_t freed = 0;
+    uint32_t next = g->rr; /* after the last SM that took a CTA */
     bool still = true;
 
     if (g->sampling) {
         tm_par_settle(&g->par, g->sm, nsm);
         tm_sample_step(g, tm_gpu_in_flight(g) == 1 ? tm_kernels_any(g) : NULL);
     }
-    if (!any_can_issue(g)) {
-        g->rr = (g->rr + 1) % nsm;
+    if (!any_can_issue(g))
         return;
-    }
     /* not while a kernel is sampled: tm_sample_step, above, may change what the scan reads */
     if (!g->sampling) {
         for (uint32_t i = 0; i < nsm; i++)
             freed += g->freed[i];
         if (g->issue_still.ok && g->issue_still.gen == g->issue_gen &&
-            g->issue_still.freed == freed) {
-            g->rr = (g->rr + 1) % nsm; /* every SM still full: the scan would find so again */
-            return;
-        }
+            g->issue_still.freed == freed)
+            return; /* every SM still full: the scan would find so again */
     }
     for (uint32_t j = 0; j < nsm; j++) {
         uint32_t i = g->rr + j < nsm ? g->rr + j : g->rr + j - nsm; /* rr < nsm */
@@ -225,11 +226,12 @@ void tm_kernels_issue(struct tm_gpu *g)
             continue;
         k->next_cta++;
         g->ctas++;
+        next = i + 1 < nsm ? i + 1 : 0;
     }
     g->issue_still.ok = still && !g->sampling;
     g->issue_still.gen = g->issue_gen;
     g->issue_still.freed = freed;
-    g->rr = (g->rr + 1) % nsm;
+    g->rr = next;
 }
 
 /*
@@ -402,7 +404,6 @@ int tm_gpu_submit(struct tm_gpu *g, struct isa_program *p, const struct isa_laun
     if (empty) {
         /* Alone: every SM takes it, and the GPU idles through the launch latency. */
         g->last_issued = g->last_issue_cycle = 0;
-        g->rr = 0;
         g->last_slot = free_slot;
         for (uint32_t i = 0; i < g->prm.nsm; i++)
             if (!g->bound[i])

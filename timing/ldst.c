@@ -147,10 +147,16 @@ void tm_ldst_kernel_end(struct tm_ldst *u)
         if (u->env.l1d_trace)
             l1d_trace(u, NULL, TM_L1D_TRACE_FLUSH);
     }
-    /* Instructions of the next kernel live at other addresses; constants and textures may
-     * change. */
-    mem_cache_invalidate(u->env.l1c);
-    mem_cache_invalidate(u->env.l1t);
+    /*
+     * GPGPU-Sim's kernel-end flush (ldst_unit::invalidate) reaches the L1D only: the
+     * constant, texture and instruction caches keep their lines, so the next kernel's
+     * parameter loads hit where the last one's were. The caches hold tags, not values,
+     * so a constant the host changed between kernels is read right either way.
+     */
+    if (u->prm->flush_ro) {
+        mem_cache_invalidate(u->env.l1c);
+        mem_cache_invalidate(u->env.l1t);
+    }
 }
 
 void tm_ldst_set_lines(struct tm_ldst *u, struct tm_line_prog *lines)

@@ -139,6 +139,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->sched_rotate = c->ptxsim_sched_rotate;
     p->skip_l1d = c->gpgpu_gmem_skip_L1D;
     p->flush_l1 = c->gpgpu_flush_l1_cache;
+    p->flush_ro = c->ptxsim_flush_ro_caches;
     p->perf_sim_memcpy = c->gpgpu_perf_sim_memcpy;
     if ((rc = cache("gpgpu_cache:dl1", c->gpgpu_cache_dl1, &p->l1d, err)) ||
         (rc = cache("gpgpu_cache:il1", c->gpgpu_cache_il1, &p->l1i, err)) ||

@@ -55,6 +55,7 @@ struct tm_params {
     bool shmem_atomic_serialize; /* same-word shared atomics serialise (hardware) */
     bool sched_rotate;           /* schedulers take turns going first (GPGPU-Sim Issue_Prio) */
     bool skip_l1d, flush_l1;
+    bool flush_ro;        /* the L1C and L1T are invalidated at kernel end */
     bool perf_sim_memcpy; /* host copies update the L2's tags */
     struct mem_cache_geom l1d, l1i, l1c, l1t, l2;
     /* Memory partitions. */

@@ -332,7 +332,9 @@ static void test_machine(void **state)
 /*
  * Reuse: the second launch of the kernel converges as soon as its own first
  * reuse (default 2) windows agree with the first launch's last one, so it
- * times fewer CTAs; with reuse=0 both launches time the same number.
+ * times fewer CTAs; with reuse=0 both launches time about the same number
+ * (within a window: the second starts its CTAs on other SMs, after the SM
+ * that took the first launch's last CTA, and with warm constant caches).
  * (Miss rates are not compared: the first launch's stores miss in the L2,
  * the second's hit.)
  */
@@ -347,13 +349,15 @@ static void test_reuse(void **state)
     assert_int_equal(on[1].sampled.kernels, 1);
     assert_int_equal(off[1].sampled.kernels, 1);
     assert_int_equal(on[0].sampled.detailed_ctas, off[0].sampled.detailed_ctas);
-    assert_int_equal(off[1].sampled.detailed_ctas, off[0].sampled.detailed_ctas);
+    assert_true(off[1].sampled.detailed_ctas + 40 >= off[0].sampled.detailed_ctas &&
+                off[1].sampled.detailed_ctas <= off[0].sampled.detailed_ctas + 40);
     print_message("reuse: %llu then %llu CTAs timed, windows %llu then %llu\n",
                   (unsigned long long)on[0].sampled.detailed_ctas,
                   (unsigned long long)on[1].sampled.detailed_ctas,
                   (unsigned long long)on[0].sampled.windows,
                   (unsigned long long)on[1].sampled.windows);
     assert_true(on[1].sampled.detailed_ctas < on[0].sampled.detailed_ctas);
+    assert_true(on[1].sampled.detailed_ctas < off[1].sampled.detailed_ctas);
     assert_true(on[1].sampled.windows < on[0].sampled.windows);
     assert_int_equal(on[1].c.thread_insts, on[0].c.thread_insts);
     assert_int_equal(on[1].sampled.detailed_ctas + on[1].sampled.functional_ctas, CTAS);
