@@ -129,6 +129,46 @@ uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
     return n;
 }
 
+/*
+ * Atomics (GPGPU-Sim's memory_coalescing_arch_atomic): they are .cg, so on
+ * Fermi (-gpgpu_coalesce_arch 20) a transaction is one 32-byte segment, and a
+ * lane joins the first transaction of its segment none of whose bytes it
+ * touches, else it opens one of its own. Lanes updating the same word thus
+ * each send a transaction: bfs's out[atomicAdd(&n, 1)] sends one per lane,
+ * all to the counter's L2 slice, where a plain segment count sends one.
+ */
+uint32_t mem_coalesce_atomic(const uint64_t *addr, uint32_t active, uint32_t size,
+                             const struct mem_req *tmpl, struct mem_req *out)
+{
+    uint64_t used[MEM_MAX_WARP_REQS]; /* bytes of its segment each transaction takes */
+    uint32_t n = 0;
+
+    if (size == 0)
+        size = 1;
+    if (size > MEM_SECTOR_BYTES)
+        size = MEM_SECTOR_BYTES;
+    for (uint32_t m = active; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m), t;
+        uint64_t a = addr[lane], base = a & ~(uint64_t)(MEM_SECTOR_BYTES - 1);
+        uint64_t want = ((UINT64_C(1) << size) - 1) << (a % MEM_SECTOR_BYTES);
+
+        for (t = 0; t < n; t++)
+            if (out[t].addr == base && !(used[t] & want))
+                break;
+        if (t == n) {
+            if (n >= MEM_MAX_WARP_REQS)
+                continue;
+            out[n] = *tmpl;
+            out[n].addr = base;
+            out[n].bytes = MEM_SECTOR_BYTES;
+            out[n].sector_mask = 1u << (a % (4 * MEM_SECTOR_BYTES) / MEM_SECTOR_BYTES);
+            used[n++] = 0;
+        }
+        used[t] |= want;
+    }
+    return n;
+}
+
 struct bank_word {
     uint64_t word;
     uint32_t bank;

@@ -25,6 +25,15 @@ uint32_t mem_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
                       const struct mem_req *tmpl, struct mem_req *out);
 
 /*
+ * The same for global atomics and reductions: one 32-byte request per
+ * segment, but lanes whose bytes overlap (the same word) each get a request
+ * of their own, in order of the first lane of each. At most
+ * MEM_MAX_WARP_REQS.
+ */
+uint32_t mem_coalesce_atomic(const uint64_t *addr, uint32_t active, uint32_t size,
+                             const struct mem_req *tmpl, struct mem_req *out);
+
+/*
  * Cycles a shared-memory access of the active lanes occupies the pipeline:
  * the largest number of distinct 4-byte words that fall into one of nbanks
  * banks (lanes reading the same word share it: broadcast), computed over

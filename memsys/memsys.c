@@ -14,7 +14,9 @@
 
 struct subpart {
     struct mem_cache *l2;
-    struct mem_fifo rop;     /* arrivals waiting out the ROP latency */
+    struct mem_fifo rop;     /* arrivals waiting out the ROP latency, then for the L2 */
+    uint32_t rop_ready;      /* the first rop_ready arrivals have waited out the latency... */
+    uint32_t rop_sectors;    /* ...and stand for this many L2 accesses (rop_room) */
     struct mem_fifo to_dram; /* L2 misses and write-backs for the channel */
     struct mem_fifo replies; /* answers waiting for the reply network */
     uint64_t reads, writes, atomics, dram_stall;
@@ -62,6 +64,38 @@ static uint64_t partition_addr(const void *ctx, uint64_t addr)
     return mem_addrmap_partition_addr(ctx, addr);
 }
 
+/* The L2 accesses one arrival becomes: one per sector on a sectored L2. */
+static uint32_t rop_accesses(const struct mem_system *ms, const struct mem_req *r)
+{
+    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
+
+    return ms->p.l2.kind == 'S' && n ? n : 1;
+}
+
+/*
+ * Whether the slice takes another packet from the crossbar. GPGPU-Sim's
+ * ROP delay queue has no bound: a packet enters it whenever the queue that
+ * follows it, from which the L2 takes its accesses (m_icnt_L2_queue,
+ * -gpgpu_dram_partition_queues' first figure, in sectors), has room for
+ * the four sectors a line request may become; when it has not, the packet
+ * waits in the crossbar (gpu_stall_dramfull). Here both queues are the rop
+ * fifo: the arrivals that have waited out the latency are the second.
+ */
+static bool rop_room(const struct mem_system *ms, struct subpart *s)
+{
+    if (mem_fifo_full(&s->rop))
+        return false;
+    while (s->rop_ready < s->rop.q.n) {
+        const struct mem_fifo_entry *e = ps_ring_at(&s->rop.q, s->rop_ready);
+
+        if (e->ready > ms->l2_now)
+            break;
+        s->rop_sectors += rop_accesses(ms, &e->r);
+        s->rop_ready++;
+    }
+    return s->rop_sectors + 4 <= ms->p.partq[0];
+}
+
 static int create_parts(struct mem_system *ms, struct ps_err *err)
 {
     const struct mem_system_params *p = &ms->p;
@@ -75,8 +109,13 @@ static int create_parts(struct mem_system *ms, struct ps_err *err)
         if (!s->l2)
             return err ? err->code : PS_EINVAL;
         mem_cache_set_index_fn(s->l2, partition_addr, &ms->p.amap);
-        if (mem_fifo_init(&s->rop, p->partq[0]) || mem_fifo_init(&s->to_dram, p->partq[1]) ||
-            mem_fifo_init(&s->replies, p->partq[3]))
+        /*
+         * The ROP queue holds what arrived in the last rop_latency cycles (at
+         * most one packet a cycle) besides the partq[0] sectors that wait for
+         * the L2 (rop_room); the margin only keeps it from ever being full.
+         */
+        if (mem_fifo_init(&s->rop, p->partq[0] + 2 * p->rop_latency + 8) ||
+            mem_fifo_init(&s->to_dram, p->partq[1]) || mem_fifo_init(&s->replies, p->partq[3]))
             return ps_err_set(err, PS_ENOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < p->nmem; i++) {
@@ -285,6 +324,10 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
         mem_fifo_push(&s->replies, &q, 0);
     for (uint32_t k = mem_req_ack_count(&q); k > 0; k--)
         mem_fifo_push(&s->replies, &q, 0);
+    if (s->rop_ready) { /* the head was counted as waiting for the L2 */
+        s->rop_ready--;
+        s->rop_sectors -= rop_accesses(ms, r);
+    }
     mem_fifo_pop(&s->rop);
 }
 
@@ -320,7 +363,7 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
         mem_fifo_push(&s->replies, &r, 0);
     }
     l2_lookup(ms, s);
-    while (!mem_fifo_full(&s->rop) && mem_icnt_pop(ms->req, i, &r))
+    while (rop_room(ms, s) && mem_icnt_pop(ms->req, i, &r))
         mem_fifo_push(&s->rop, &r, ms->l2_now + ms->p.rop_latency);
     while ((head = mem_cache_peek_miss(s->l2))) {
         if (mem_fifo_full(&s->to_dram)) {

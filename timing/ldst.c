@@ -737,7 +737,10 @@ static uint32_t make_reqs(struct tm_ldst *u, const struct tm_ldst_warp *w,
 
         if (mask[LG_GLOBAL]) {
             tmpl->space = MEM_GLOBAL;
-            n = mem_coalesce(addr, mask[LG_GLOBAL], info->size, line, tmpl, reqs);
+            if (atomic)
+                n = mem_coalesce_atomic(addr, mask[LG_GLOBAL], info->size, tmpl, reqs);
+            else
+                n = mem_coalesce(addr, mask[LG_GLOBAL], info->size, line, tmpl, reqs);
         }
         if (mask[LG_LOCAL]) {
             tmpl->space = MEM_LOCAL;

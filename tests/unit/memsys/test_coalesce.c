@@ -187,6 +187,48 @@ static void test_coalesce_segments32(void **state)
     assert_int_equal(out[0].sector_mask, 0x4);
 }
 
+/*
+ * Atomics (GPGPU-Sim's memory_coalescing_arch_atomic): 32-byte segments,
+ * and lanes whose bytes overlap get requests of their own.
+ */
+static void test_coalesce_atomic(void **state)
+{
+    struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
+    uint64_t a[32];
+
+    (void)state;
+    /* Every lane adds to one counter: one request per lane. */
+    for (uint32_t i = 0; i < 32; i++)
+        a[i] = 0x2044;
+    assert_int_equal(mem_coalesce_atomic(a, ALL, 4, &t, out), 32);
+    for (uint32_t i = 0; i < 32; i++) {
+        assert_int_equal(out[i].addr, 0x2040);
+        assert_int_equal(out[i].bytes, 32);
+        assert_int_equal(out[i].sector_mask, 0x4);
+        assert_int_equal(out[i].warp, 5);
+    }
+    /* Distinct words: one request per 32-byte segment, as for .cg accesses. */
+    strided(a, 0x1000, 4);
+    assert_int_equal(mem_coalesce_atomic(a, ALL, 4, &t, out), 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(out[i].addr, 0x1000 + 32 * i);
+        assert_int_equal(out[i].sector_mask, 1u << i);
+    }
+    /* Lanes 0 and 1 on one word, lane 2 on another word of the segment: lane 2 joins the
+     * first request (its bytes are free there), lane 1 has its own. */
+    a[0] = a[1] = 0x3000;
+    a[2] = 0x3008;
+    assert_int_equal(mem_coalesce_atomic(a, 0x7, 4, &t, out), 2);
+    /* A lane's 8-byte atomic overlapping another's 4 bytes is a conflict too. */
+    a[0] = 0x3000;
+    a[1] = 0x3004;
+    a[2] = 0x3000;
+    assert_int_equal(mem_coalesce_atomic(a, 0x3, 4, &t, out), 1);
+    assert_int_equal(mem_coalesce_atomic(a, 0x5, 8, &t, out), 2);
+    /* Inactive lanes send nothing. */
+    assert_int_equal(mem_coalesce_atomic(a, 0, 4, &t, out), 0);
+}
+
 static void test_coalesce_max_requests(void **state)
 {
     struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
@@ -443,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_coalesce_inactive_lanes),
         cmocka_unit_test(test_coalesce_vector16),
         cmocka_unit_test(test_coalesce_segments32),
+        cmocka_unit_test(test_coalesce_atomic),
         cmocka_unit_test(test_coalesce_max_requests),
         cmocka_unit_test(test_coalesce_random_vs_reference),
         cmocka_unit_test(test_shmem_conflict_free),
