@@ -318,6 +318,16 @@ int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t 
     return rc;
 }
 
+int ptxsim_memcpy_htod_cold(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
+{
+    return isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);
+}
+
+int ptxsim_memcpy_dtoh_cold(struct ptxsim_device *d, void *dst, uint64_t src, size_t n)
+{
+    return isa_devmem_read(isa_device_mem(d->dev), src, dst, n, &d->last);
+}
+
 int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n)
 {
     struct isa_devmem *mem = isa_device_mem(d->dev);

@@ -126,6 +126,14 @@ int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, 
 
 int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n);
 int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n);
+/*
+ * The same copies leaving the timing model's caches as they are: the L2 is
+ * not warmed (-gpgpu_perf_sim_memcpy). For symbol copies (cudaMemcpyToSymbol,
+ * cudaMemcpyFromSymbol), which GPGPU-Sim performs on its functional memory
+ * alone; only its cudaMemcpy fills the L2.
+ */
+int ptxsim_memcpy_htod_cold(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n);
+int ptxsim_memcpy_dtoh_cold(struct ptxsim_device *d, void *dst, uint64_t src, size_t n);
 int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n);
 int ptxsim_memset(struct ptxsim_device *d, uint64_t dst, int value, size_t n);
 

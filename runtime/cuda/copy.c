@@ -31,7 +31,12 @@ static bool side_ok(enum side s, bool dev)
     return dev ? s != SIDE_HOST : s != SIDE_DEV;
 }
 
-static cudaError_t copy(struct rt_ctx *c, void *dst, const void *src, size_t n, int kind)
+/*
+ * warm: a host-to-device or device-to-host copy marks the sectors it moves
+ * present in the L2 (-gpgpu_perf_sim_memcpy); symbol copies do not.
+ */
+static cudaError_t copy_warm(struct rt_ctx *c, void *dst, const void *src, size_t n, int kind,
+                             bool warm)
 {
     enum side ds, ss;
     uint64_t d = (uint64_t)(uintptr_t)dst, s = (uint64_t)(uintptr_t)src;
@@ -57,13 +62,20 @@ static cudaError_t copy(struct rt_ctx *c, void *dst, const void *src, size_t n, 
     if (ds != SIDE_HOST && ss != SIDE_HOST)
         rc = ptxsim_memcpy_dtod(c->dev, d, s, n);
     else if (ds != SIDE_HOST)
-        rc = ptxsim_memcpy_htod(c->dev, d, src, n);
+        rc = warm ? ptxsim_memcpy_htod(c->dev, d, src, n)
+                  : ptxsim_memcpy_htod_cold(c->dev, d, src, n);
     else
-        rc = ptxsim_memcpy_dtoh(c->dev, dst, s, n);
+        rc = warm ? ptxsim_memcpy_dtoh(c->dev, dst, s, n)
+                  : ptxsim_memcpy_dtoh_cold(c->dev, dst, s, n);
     if (rc)
         return cudaErrorInvalidValue;
     rt_account_copy(c, n);
     return cudaSuccess;
+}
+
+static cudaError_t copy(struct rt_ctx *c, void *dst, const void *src, size_t n, int kind)
+{
+    return copy_warm(c, dst, src, n, kind, true);
 }
 
 cudaError_t rt_copy_2d(struct rt_ctx *c, char *dst, size_t dpitch, const char *src, size_t spitch,
@@ -277,7 +289,7 @@ static cudaError_t to_symbol(struct rt_ctx *c, const void *sym, const void *src,
     if (!e && (offset > size || count > size - offset))
         e = cudaErrorInvalidValue;
     if (!e)
-        e = copy(c, (void *)(uintptr_t)(addr + offset), src, count, kind);
+        e = copy_warm(c, (void *)(uintptr_t)(addr + offset), src, count, kind, false);
     return e;
 }
 
@@ -295,7 +307,7 @@ static cudaError_t from_symbol(struct rt_ctx *c, void *dst, const void *sym, siz
     if (!e && (offset > size || count > size - offset))
         e = cudaErrorInvalidValue;
     if (!e)
-        e = copy(c, dst, (const void *)(uintptr_t)(addr + offset), count, kind);
+        e = copy_warm(c, dst, (const void *)(uintptr_t)(addr + offset), count, kind, false);
     return e;
 }
 

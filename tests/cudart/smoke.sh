@@ -2,7 +2,8 @@
 # Smoke tests of ptxsim's libcudart.so.13 through `ptxsim run`: small CUDA
 # programs (tests/cudart/*.cu and samples/vecadd.cu) built by
 # `$NVCC -cudart shared -arch=sm_75`, run unmodified, their output and exit
-# status checked. Also: a statically linked program (nvcc's default) runs, --stats
+# status checked. Also: a symbol copy leaves the L2 cold where a cudaMemcpy
+# warms it, a statically linked program (nvcc's default) runs, --stats
 # writes JSON (timing mode by default, deterministic), a misspelt option is refused, and an unimplemented runtime call
 # fails with cudaErrorNotSupported and names itself.
 #
@@ -77,6 +78,28 @@ fi
 if build constant "$here/constant.cu" -cudart shared; then
     run constant
     check constant 0 $? "constant: 0 wrong, sum ok, symbol address ok, table size 256"
+fi
+
+# A symbol copy leaves the L2 cold (GPGPU-Sim's cudaMemcpyToSymbol writes its functional
+# memory only); a cudaMemcpy of the same bytes warms it: the kernel's constant reads miss
+# the L2 in the first run only: one miss per 64-byte constant-cache line of the array (4).
+if build symwarm "$here/symwarm.cu" -cudart shared; then
+    run symwarm --mode timing --stats sym.json
+    check symwarm 0 $? "symwarm: symbol, 0 wrong"
+    SYMWARM_MEMCPY=1 run symwarm --mode timing --stats cpy.json
+    rc=$?
+    cp "$tmp/symwarm.out" "$tmp/symwarm_memcpy.out" && cp "$tmp/symwarm.err" "$tmp/symwarm_memcpy.err"
+    check symwarm_memcpy 0 $rc "symwarm: memcpy, 0 wrong"
+    if python3 - "$tmp/sym.json" "$tmp/cpy.json" <<'PYEOF'
+import json, sys
+m = [json.load(open(p))["kernels"][0]["timing"]["l2"]["misses"] for p in sys.argv[1:]]
+assert m[0] == m[1] + 4, m
+PYEOF
+    then
+        ok "symwarm: a symbol copy does not warm the L2"
+    else
+        bad "symwarm: L2 misses (symbol copy, cudaMemcpy) not four apart"
+    fi
 fi
 
 if build managed "$here/managed.cu" -cudart shared; then
