@@ -25,7 +25,8 @@ int main()
 
     for (int i = 0; i < 64; i++)
         h[i] = i;
-    if (cudaMalloc(&dout, sizeof(out)) || cudaMemcpy(dout, out, sizeof(out), cudaMemcpyHostToDevice))
+    if (cudaMalloc(&dout, sizeof(out)) ||
+        cudaMemcpy(dout, out, sizeof(out), cudaMemcpyHostToDevice))
         return 1;
     if (by_memcpy) {
         if (cudaGetSymbolAddress((void **)&dk, k) ||
