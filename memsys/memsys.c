@@ -56,7 +56,43 @@ uint32_t mem_req_ack_count(const struct mem_req *r)
 
 uint32_t mem_req_reply_bytes(const struct mem_req *r)
 {
+    if (r->sector_part)
+        return MEM_CTRL_BYTES + MEM_SECTOR_BYTES;
     return r->type == MEM_WRITE ? MEM_CTRL_BYTES : MEM_CTRL_BYTES + r->bytes;
+}
+
+/*
+ * The reply packets a read answer becomes: with -ptxsim_sector_replies on a
+ * sectored L2, one per sector (GPGPU-Sim splits a line request into sector
+ * requests, each answered by a packet of its own, and the L1's SECTOR_ASSOC
+ * MSHR fills the line when the last has come back).
+ */
+static uint32_t reply_parts(const struct mem_system *ms, const struct mem_req *r)
+{
+    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
+
+    if (!ms->p.sector_replies || ms->p.l2.kind != 'S' || r->type != MEM_READ || r->l2_atomic ||
+        n < 2 || n > ms->p.partq[3])
+        return 1;
+    return n;
+}
+
+/* Queues the answer to read r, part k ready at l2 cycle ready0 + k. */
+static void push_reply(struct mem_fifo *f, const struct mem_system *ms, const struct mem_req *r,
+                       uint64_t ready0)
+{
+    uint32_t n = reply_parts(ms, r);
+    struct mem_req p = *r;
+
+    if (n == 1) {
+        mem_fifo_push(f, r, ready0);
+        return;
+    }
+    p.sector_part = true;
+    for (uint32_t k = 0; k < n; k++) {
+        p.parts_left = (uint8_t)(n - 1 - k);
+        mem_fifo_push(f, &p, ready0 + k);
+    }
 }
 
 static uint64_t partition_addr(const void *ctx, uint64_t addr)
@@ -304,7 +340,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
         q.type = MEM_READ;
         q.l2_atomic = true;
     }
-    if (q.type == MEM_READ && mem_fifo_full(&s->replies))
+    if (q.type == MEM_READ && s->replies.q.cap - s->replies.q.n < reply_parts(ms, &q))
         return;
     if (s->replies.q.cap - s->replies.q.n < mem_req_ack_count(&q))
         return;
@@ -321,7 +357,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
     s->writes += r->type == MEM_WRITE;
     s->atomics += r->type == MEM_ATOMIC;
     if (res == MEM_HIT && q.type == MEM_READ)
-        mem_fifo_push(&s->replies, &q, 0);
+        push_reply(&s->replies, ms, &q, ms->l2_now);
     for (uint32_t k = mem_req_ack_count(&q); k > 0; k--)
         mem_fifo_push(&s->replies, &q, 0);
     if (s->rop_ready) { /* the head was counted as waiting for the L2 */
@@ -347,7 +383,9 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
             mem_icnt_can_push(ms->reply, i, 1);
             break;
         }
-        q = mem_fifo_head(&s->replies, UINT64_MAX);
+        q = mem_fifo_head(&s->replies, ms->l2_now);
+        if (!q)
+            break;
         if (q->l2_atomic) {
             q->type = MEM_ATOMIC;
             q->l2_atomic = false;
@@ -358,9 +396,11 @@ static void l2_cycle_part(struct mem_system *ms, uint32_t i)
         mem_icnt_push(ms->reply, i, q->sm, q, bytes);
         mem_fifo_pop(&s->replies);
     }
-    while (!mem_fifo_full(&s->replies) && mem_cache_pop_ready(s->l2, &r)) {
+    /* room for the four parts an answer may become (reply_parts keeps them within the cap) */
+    while (s->replies.q.cap - s->replies.q.n >= (s->replies.q.cap < 4 ? s->replies.q.cap : 4) &&
+           mem_cache_pop_ready(s->l2, &r)) {
         r.l2_miss = true;
-        mem_fifo_push(&s->replies, &r, 0);
+        push_reply(&s->replies, ms, &r, ms->l2_now);
     }
     l2_lookup(ms, s);
     while (rop_room(ms, s) && mem_icnt_pop(ms->req, i, &r))

@@ -28,6 +28,7 @@ struct mem_system_params {
     struct mem_dram_params dram;
     struct mem_addrmap amap;
     struct mem_icnt_params icnt; /* nin/nout are filled in by mem_system_create */
+    bool sector_replies;         /* a sectored L2 answers a read one packet per sector */
 };
 
 /* Totals for the statistics report. */

@@ -25,6 +25,8 @@ struct mem_req {
     bool is_writeback;    /* an eviction of a dirty line, no reply expected */
     bool l2_atomic;       /* an atomic that the L2 looks up as a read (set by the memory system) */
     bool l2_miss;         /* answered after an L2 miss or a merge into one (statistics) */
+    uint8_t parts_left;   /* a one-sector part of a split reply: parts still to come (0 = last) */
+    bool sector_part;     /* a one-sector part of a split reply (set by the memory system) */
     uint16_t sm;          /* issuing SM */
     uint16_t warp;        /* SM-local warp slot */
     uint32_t pc;          /* instruction index in its function (for PC-indexed policies) */

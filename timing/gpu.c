@@ -71,6 +71,7 @@ static int machine_build(struct tm_gpu *g, struct ps_err *err)
     mp.icnt.latency = p->icnt_latency;
     mp.icnt.in_buf_flits = p->icnt_in_flits;
     mp.icnt.out_buf_pkts = p->eject_pkts;
+    mp.sector_replies = p->sector_replies;
     g->ms = mem_system_create(&mp, err);
     if (!g->ms)
         return err && err->code ? err->code : PS_ENOMEM;

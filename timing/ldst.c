@@ -263,6 +263,8 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
             any = true;
             continue;
         }
+        if (r.parts_left)
+            continue; /* a sector of a split answer: the line fills with the last */
         lat_record(e->k, now - r.t_issue);
         if (u->lines && r.space != MEM_INST)
             tm_lines_reply(u->lines, r.fidx, r.pc, now - r.t_issue, r.l2_miss);

@@ -66,6 +66,7 @@ struct tm_params {
     struct mem_addrmap amap;
     /* Interconnect. */
     uint32_t flit_bytes, icnt_latency, icnt_in_flits, eject_pkts;
+    bool sector_replies;
     /* Clocks in MHz: core, interconnect, L2, DRAM (command clock). */
     double clk[4];
     /* Policies (names point into the configuration, which outlives the GPU). */

@@ -31,6 +31,7 @@ struct rig {
     struct mem_cache *l1d, *l1i, *l1c, *l1t;
     struct tm_sm_counters k;
     struct tm_ldst *u;
+    bool split; /* the L2 answers one packet per sector */
     /* What the hooks saw. */
     uint32_t loads_done, last_slot, last_ndst, last_dst0, stores_done, store_acks, l1d_seen;
     uint64_t last_at;
@@ -82,7 +83,7 @@ static struct mem_cache *cache(const struct mem_cache_geom *geom, const char *na
     return c;
 }
 
-static int rig_setup(void **state)
+static int rig_make(void **state, bool sector_replies)
 {
     struct rig *g = calloc(1, sizeof(*g));
     const char *top = getenv("srcdir");
@@ -110,6 +111,7 @@ static int rig_setup(void **state)
     mp.icnt.latency = g->p.icnt_latency;
     mp.icnt.in_buf_flits = g->p.icnt_in_flits;
     mp.icnt.out_buf_pkts = g->p.eject_pkts;
+    mp.sector_replies = g->split = sector_replies;
     g->ms = mem_system_create(&mp, &err);
     assert_non_null(g->ms);
     g->l1d = cache(&g->p.l1d, "L1D");
@@ -132,6 +134,18 @@ static int rig_setup(void **state)
     tm_ldst_kernel_begin(g->u, 256, 4);
     *state = g;
     return 0;
+}
+
+/* The rig as the GTX 480 runs: a sectored L2 that answers one packet per sector. */
+static int rig_setup(void **state)
+{
+    return rig_make(state, true);
+}
+
+/* The same, with one packet for the whole answer (-ptxsim_sector_replies 0). */
+static int rig_setup_whole(void **state)
+{
+    return rig_make(state, false);
 }
 
 static int rig_teardown(void **state)
@@ -249,6 +263,32 @@ static void test_global_miss_then_hit(void **state)
     assert_true(now - hit_start <= g->p.oc_latency + g->p.l1_latency + 2);
     assert_int_equal(g->k.lat_n, 1); /* a hit adds no miss latency */
     assert_true(g->l1d_seen >= 2);
+}
+
+/*
+ * A 128-byte read miss answered by the sectored L2: four one-sector reply
+ * packets of 40 bytes (GPGPU-Sim's sector requests), and the load completes
+ * once, when the last has filled the line; with whole answers, one packet of
+ * 136 bytes.
+ */
+static void test_sector_replies(void **state)
+{
+    struct rig *g = *state;
+    struct isa_instr in = {.op = ISA_OP_LD};
+    struct tm_iinfo ii = load_dst(3);
+    struct tm_ldst_warp w = {5, 0, 0};
+    struct isa_step_info a = access(&in, ISA_SPACE_GLOBAL, false, 0x10000000, 4);
+    struct tm_ldst_issued x;
+    struct mem_system_stats ms;
+
+    x = tm_ldst_issue(g->u, &w, &a, &ii, 10);
+    tm_ldst_rec_dst(g->u, x.rec, 42);
+    run_until_loads(g, 11, 1);
+    assert_int_equal(g->loads_done, 1);
+    assert_int_equal(g->k.lat_n, 1);
+    mem_system_get_stats(g->ms, &ms);
+    assert_int_equal(ms.reply.packets, g->split ? 4 : 1);
+    assert_int_equal(ms.reply.bytes, g->split ? 4 * (MEM_CTRL_BYTES + 32) : MEM_CTRL_BYTES + 128);
 }
 
 /* One cycle of the unit alone (no network, L2 or DRAM cycle); returns whether it moved a reply or
@@ -374,6 +414,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_shared_bank_conflicts, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_global_miss_then_hit, rig_setup, rig_teardown),
+        cmocka_unit_test_setup_teardown(test_sector_replies, rig_setup, rig_teardown),
+        cmocka_unit_test_setup_teardown(test_sector_replies, rig_setup_whole, rig_teardown),
         cmocka_unit_test_setup_teardown(test_store_holds_warp, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_stuck_cycle_repeats, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_local_layout_coalesces, rig_setup, rig_teardown),
