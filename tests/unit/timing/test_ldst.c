@@ -236,6 +236,7 @@ static void test_global_miss_then_hit(void **state)
     struct tm_ldst_warp w = {5, 0, 0};
     struct isa_step_info a = access(&in, ISA_SPACE_GLOBAL, false, 0x10000000, 4);
     struct tm_ldst_issued x;
+    struct mem_system_stats ms;
     uint64_t now = 10, miss_done, hit_start;
 
     x = tm_ldst_issue(g->u, &w, &a, &ii, now);
@@ -253,6 +254,11 @@ static void test_global_miss_then_hit(void **state)
     assert_int_equal(g->last_dst0, 42);
     assert_true(miss_done - now > g->p.l1_latency + g->p.oc_latency);
     assert_int_equal(g->k.lat_n, 1);
+    /* The sectored L2 answered with four one-sector packets of 40 bytes (GPGPU-Sim's sector
+     * requests) and the line filled with the last; with whole answers, one of 136 bytes. */
+    mem_system_get_stats(g->ms, &ms);
+    assert_int_equal(ms.reply.packets, g->split ? 4 : 1);
+    assert_int_equal(ms.reply.bytes, g->split ? 4 * (MEM_CTRL_BYTES + 32) : MEM_CTRL_BYTES + 128);
     /* The line is now in the L1D: the same load hits after operand collection + L1 latency. */
     hit_start = miss_done + 10;
     x = tm_ldst_issue(g->u, &w, &a, &ii, hit_start);
@@ -263,32 +269,6 @@ static void test_global_miss_then_hit(void **state)
     assert_true(now - hit_start <= g->p.oc_latency + g->p.l1_latency + 2);
     assert_int_equal(g->k.lat_n, 1); /* a hit adds no miss latency */
     assert_true(g->l1d_seen >= 2);
-}
-
-/*
- * A 128-byte read miss answered by the sectored L2: four one-sector reply
- * packets of 40 bytes (GPGPU-Sim's sector requests), and the load completes
- * once, when the last has filled the line; with whole answers, one packet of
- * 136 bytes.
- */
-static void test_sector_replies(void **state)
-{
-    struct rig *g = *state;
-    struct isa_instr in = {.op = ISA_OP_LD};
-    struct tm_iinfo ii = load_dst(3);
-    struct tm_ldst_warp w = {5, 0, 0};
-    struct isa_step_info a = access(&in, ISA_SPACE_GLOBAL, false, 0x10000000, 4);
-    struct tm_ldst_issued x;
-    struct mem_system_stats ms;
-
-    x = tm_ldst_issue(g->u, &w, &a, &ii, 10);
-    tm_ldst_rec_dst(g->u, x.rec, 42);
-    run_until_loads(g, 11, 1);
-    assert_int_equal(g->loads_done, 1);
-    assert_int_equal(g->k.lat_n, 1);
-    mem_system_get_stats(g->ms, &ms);
-    assert_int_equal(ms.reply.packets, g->split ? 4 : 1);
-    assert_int_equal(ms.reply.bytes, g->split ? 4 * (MEM_CTRL_BYTES + 32) : MEM_CTRL_BYTES + 128);
 }
 
 /* One cycle of the unit alone (no network, L2 or DRAM cycle); returns whether it moved a reply or
@@ -414,8 +394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_shared_bank_conflicts, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_global_miss_then_hit, rig_setup, rig_teardown),
-        cmocka_unit_test_setup_teardown(test_sector_replies, rig_setup, rig_teardown),
-        cmocka_unit_test_setup_teardown(test_sector_replies, rig_setup_whole, rig_teardown),
+        cmocka_unit_test_setup_teardown(test_global_miss_then_hit, rig_setup_whole, rig_teardown),
         cmocka_unit_test_setup_teardown(test_store_holds_warp, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_stuck_cycle_repeats, rig_setup, rig_teardown),
         cmocka_unit_test_setup_teardown(test_local_layout_coalesces, rig_setup, rig_teardown),
