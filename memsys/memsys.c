@@ -62,17 +62,27 @@ uint32_t mem_req_reply_bytes(const struct mem_req *r)
 }
 
 /*
- * The reply packets a read answer becomes: with -ptxsim_sector_replies on a
- * sectored L2, one per sector (GPGPU-Sim splits a line request into sector
- * requests, each answered by a packet of its own, and the L1's SECTOR_ASSOC
- * MSHR fills the line when the last has come back).
+ * The L2 accesses one request becomes: one per sector it touches on a
+ * sectored L2 (GPGPU-Sim splits a line request into sector requests), else one.
  */
-static uint32_t reply_parts(const struct mem_system *ms, const struct mem_req *r)
+static uint32_t l2_accesses(const struct mem_system *ms, const struct mem_req *r)
 {
     uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
 
-    if (!ms->p.sector_replies || ms->p.l2.kind != 'S' || r->type != MEM_READ || r->l2_atomic ||
-        n < 2 || n > ms->p.partq[3])
+    return ms->p.l2.kind == 'S' && n ? n : 1;
+}
+
+/*
+ * The reply packets a read answer becomes: with -ptxsim_sector_replies, one
+ * per L2 access (each of GPGPU-Sim's sector requests is answered by a packet
+ * of its own, and the L1's SECTOR_ASSOC MSHR fills the line when the last has
+ * come back).
+ */
+static uint32_t reply_parts(const struct mem_system *ms, const struct mem_req *r)
+{
+    uint32_t n = l2_accesses(ms, r);
+
+    if (!ms->p.sector_replies || r->type != MEM_READ || r->l2_atomic || n > ms->p.partq[3])
         return 1;
     return n;
 }
@@ -100,14 +110,6 @@ static uint64_t partition_addr(const void *ctx, uint64_t addr)
     return mem_addrmap_partition_addr(ctx, addr);
 }
 
-/* The L2 accesses one arrival becomes: one per sector on a sectored L2. */
-static uint32_t rop_accesses(const struct mem_system *ms, const struct mem_req *r)
-{
-    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
-
-    return ms->p.l2.kind == 'S' && n ? n : 1;
-}
-
 /*
  * Whether the slice takes another packet from the crossbar. GPGPU-Sim's
  * ROP delay queue has no bound: a packet enters it whenever the queue that
@@ -126,7 +128,7 @@ static bool rop_room(const struct mem_system *ms, struct subpart *s)
 
         if (e->ready > ms->l2_now)
             break;
-        s->rop_sectors += rop_accesses(ms, &e->r);
+        s->rop_sectors += l2_accesses(ms, &e->r);
         s->rop_ready++;
     }
     return s->rop_sectors + 4 <= ms->p.partq[0];
@@ -352,7 +354,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
      * cycle (GPGPU-Sim splits a line request into sector requests).
      */
     if (ms->p.l2.kind == 'S' && (q.sector_mask & 0xf))
-        s->port_free = ms->l2_now + (uint32_t)__builtin_popcount(q.sector_mask & 0xf);
+        s->port_free = ms->l2_now + l2_accesses(ms, &q);
     s->reads += r->type == MEM_READ;
     s->writes += r->type == MEM_WRITE;
     s->atomics += r->type == MEM_ATOMIC;
@@ -362,7 +364,7 @@ static void l2_lookup(struct mem_system *ms, struct subpart *s)
         mem_fifo_push(&s->replies, &q, 0);
     if (s->rop_ready) { /* the head was counted as waiting for the L2 */
         s->rop_ready--;
-        s->rop_sectors -= rop_accesses(ms, r);
+        s->rop_sectors -= l2_accesses(ms, r);
     }
     mem_fifo_pop(&s->rop);
 }

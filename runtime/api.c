@@ -300,24 +300,6 @@ int ptxsim_pointer_kind(struct ptxsim_device *d, uint64_t addr, uint64_t *base, 
     return a->kind + 1;
 }
 
-int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
-{
-    int rc = isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);
-
-    if (!rc && d->gpu)
-        tm_gpu_host_copy(d->gpu, dst, n);
-    return rc;
-}
-
-int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n)
-{
-    int rc = isa_devmem_read(isa_device_mem(d->dev), src, dst, n, &d->last);
-
-    if (!rc && d->gpu)
-        tm_gpu_host_copy(d->gpu, src, n);
-    return rc;
-}
-
 int ptxsim_memcpy_htod_cold(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
 {
     return isa_devmem_write(isa_device_mem(d->dev), dst, src, n, &d->last);
@@ -326,6 +308,24 @@ int ptxsim_memcpy_htod_cold(struct ptxsim_device *d, uint64_t dst, const void *s
 int ptxsim_memcpy_dtoh_cold(struct ptxsim_device *d, void *dst, uint64_t src, size_t n)
 {
     return isa_devmem_read(isa_device_mem(d->dev), src, dst, n, &d->last);
+}
+
+int ptxsim_memcpy_htod(struct ptxsim_device *d, uint64_t dst, const void *src, size_t n)
+{
+    int rc = ptxsim_memcpy_htod_cold(d, dst, src, n);
+
+    if (!rc && d->gpu)
+        tm_gpu_host_copy(d->gpu, dst, n);
+    return rc;
+}
+
+int ptxsim_memcpy_dtoh(struct ptxsim_device *d, void *dst, uint64_t src, size_t n)
+{
+    int rc = ptxsim_memcpy_dtoh_cold(d, dst, src, n);
+
+    if (!rc && d->gpu)
+        tm_gpu_host_copy(d->gpu, src, n);
+    return rc;
 }
 
 int ptxsim_memcpy_dtod(struct ptxsim_device *d, uint64_t dst, uint64_t src, size_t n)
