@@ -35,16 +35,17 @@ struct tm_par {
     bool on;              /* this launch steps its SMs in parallel */
     long pid;             /* the process that created the pool (a forked child has no workers) */
     /*
-     * Threads only where they pay (tm_par_cycle): a window of cycles
-     * sequential, one parallel, then the faster for a while. Both give the
-     * same results, so this choice by wall-clock time changes no figure.
+     * Threads only where they pay (tm_par_cycle): windows of cycles timed
+     * sequential, parallel, parallel, sequential, then the faster for a
+     * while. Both give the same results, so this choice by wall-clock time
+     * changes no figure.
      */
     bool adaptive; /* -ptxsim_threads 0 (automatic); N > 1 always uses the threads */
-    int stage;     /* 0: timing sequential, 1: timing parallel, 2: running the faster */
-    bool fast;     /* stage 2: parallel was faster */
-    uint32_t left; /* windows of stage 2 before the next comparison */
-    uint32_t run;  /* stage-2 length: doubles each time parallel loses (a loaded machine) */
-    double t0, t_seq;
+    int stage;     /* 0-3: timing the four windows, 4: running the faster */
+    bool fast;     /* stage 4: parallel was faster */
+    uint32_t left; /* windows of stage 4 before the next comparison */
+    uint32_t run;  /* stage-4 length: doubles each time parallel loses (a loaded machine) */
+    double t0, t_seq, t_par; /* the comparison's sequential and parallel windows, summed */
     bool pending;       /* the SMs' last parallel cycle left its end part for later */
     uint64_t seq_until; /* fewer than two SMs held CTAs: sequential until this cycle */
     /* Work beside the SMs (tm_par_defer): runs in the next cycle's round or at a settle. */
