@@ -48,6 +48,7 @@ struct icnt_in {
     struct ps_ring q; /* of struct icnt_pkt: waiting packets, head first */
     uint32_t flits;   /* flits buffered, including the unsent part of the head */
     uint32_t sent;    /* flits of the head packet already sent */
+    uint64_t stalls;  /* pushes refused here (the sender's own count: see mem_icnt_get_stats) */
     /* the head packet's nflits and dst: read at every flit, the packet seldom in the cache */
     uint32_t head_flits, head_dst;
 };
@@ -57,7 +58,7 @@ struct icnt_out {
     uint32_t lock;  /* input whose packet is mid-transfer, or NO_INPUT */
     uint32_t nwant; /* inputs whose unsent head packet targets this output */
     uint32_t rr;    /* round-robin start: the input after the last one granted */
-    uint32_t held;  /* packets arrived and not popped (settled), staged ones too */
+    uint64_t arrived; /* packets arrived, staged ones too: held() takes the pops off */
 };
 
 /* What the popper keeps per output, on its own cache line. */
@@ -68,6 +69,13 @@ struct icnt_port {
      * whether a reply waits, and the packet itself is seldom in the cache.
      */
     uint64_t head_at;
+    /*
+     * Packets popped here, and that count as of the end of the poppers'
+     * last cycle of each parity (mem_icnt_publish_pops): a cycle running
+     * beside the poppers (mem_icnt_set_concurrent) counts the pops of their
+     * cycle before, as the sequential tick after it saw them.
+     */
+    uint64_t popped, pops_at[2];
 } __attribute__((aligned(64)));
 
 /* Packets a staged cycle delivered to one output in one phase (mem_icnt_stage). */
@@ -81,7 +89,8 @@ struct mem_icnt {
     uint64_t now;  /* cycles run */
     uint64_t seen; /* cycles the poppers see run (ahead of now while staged cycles wait) */
     bool staged;
-    uint32_t phase; /* 0 or 1: the stage cycles deliver to now */
+    bool concurrent; /* the cycle runs beside the poppers (mem_icnt_set_concurrent) */
+    uint32_t phase;  /* 0 or 1: the stage cycles deliver to now */
     struct icnt_in *in;
     struct icnt_out *out;
     struct icnt_port *port;   /* nout */
@@ -104,7 +113,6 @@ struct mem_icnt {
     uint64_t *busy;
     uint32_t *renew;  /* inputs whose head packet finished this cycle */
     uint64_t nflits;  /* flits buffered over all inputs */
-    uint64_t npkts;   /* packets held by all outputs */
     uint32_t nactive; /* inputs with flits buffered */
     struct mem_icnt_stats st;
     struct mem_icnt_stats *stp; /* &st, writable from the const can_push (refusal count) */
@@ -163,6 +171,7 @@ struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err 
     for (uint32_t o = 0; o < p->nout; o++) {
         n->out[o].lock = NO_INPUT;
         n->port[o].head_at = UINT64_MAX;
+        n->port[o].popped = n->port[o].pops_at[0] = n->port[o].pops_at[1] = 0;
         ps_ring_init(&n->port[o].q, sizeof(struct icnt_pkt), 0);
     }
     for (uint32_t i = 0; i < p->nin; i++)
@@ -209,8 +218,21 @@ bool mem_icnt_can_push(const struct mem_icnt *n, uint32_t src, uint32_t bytes)
 {
     if (mem_icnt_room(n, src, bytes))
         return true;
-    n->stp->in_stall++;
+    n->in[src].stalls++;
     return false;
+}
+
+void mem_icnt_count_stalls(struct mem_icnt *n, uint32_t src, uint32_t k)
+{
+    n->in[src].stalls += k;
+}
+
+/* Packets arrived at output o and not popped, as the cycle sees the pops. */
+static uint64_t held(const struct mem_icnt *n, uint32_t o)
+{
+    const struct icnt_port *pt = &n->port[o];
+
+    return n->out[o].arrived - (n->concurrent ? pt->pops_at[n->phase ^ 1] : pt->popped);
 }
 
 static void want_set(struct mem_icnt *n, uint32_t dst, uint32_t src)
@@ -285,8 +307,7 @@ static void finish_packet(struct mem_icnt *n, uint32_t i, uint32_t o, uint32_t *
     n->st.bytes += x->bytes;
     n->st.latency_sum += x->t_arrive - x->t_push;
     if (ring_push(q, x)) {
-        n->npkts++;
-        out->held++;
+        out->arrived++;
         if (q->n == 1) {
             *head_at = x->t_arrive;
             if (n->staged)
@@ -318,7 +339,7 @@ static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
             return false;
         }
         /* A new packet needs a free ejection slot; none is taken while one is mid-transfer. */
-        if (n->p.out_buf_pkts && out->held >= n->p.out_buf_pkts)
+        if (n->p.out_buf_pkts && held(n, o) >= n->p.out_buf_pkts)
             return false;
         i = rr_pick(n, o);
         assert(i != NO_INPUT); /* nwant counts the bits rr_pick looks at */
@@ -362,7 +383,7 @@ bool mem_icnt_stage(struct mem_icnt *n)
 {
     if (n->staged)
         return true;
-    if (!n->p.latency || n->npkts || n->nflits)
+    if (!n->p.latency || mem_icnt_busy(n))
         return false;
     n->sstride = ((n->p.nout + 63) / 64 + 7) / 8 * 8; /* words, whole cache lines */
     n->stage = aligned_alloc(64, (size_t)2 * n->p.nout * sizeof(*n->stage));
@@ -469,6 +490,7 @@ bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
         return false;
     *out = ring_head(&o->q)->req;
     ring_pop(&o->q);
+    o->popped++;
     x = ring_head(&o->q);
     o->head_at = x ? x->t_arrive : UINT64_MAX;
     return true;
@@ -476,28 +498,35 @@ bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
 
 bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
 {
-    if (!mem_icnt_pop_port(n, dst, out))
-        return false;
-    n->npkts--;
-    n->out[dst].held--;
-    return true;
+    return mem_icnt_pop_port(n, dst, out);
 }
 
-void mem_icnt_settle(struct mem_icnt *n, uint32_t dst, uint32_t popped, uint32_t stalls)
+void mem_icnt_publish_pops(struct mem_icnt *n, uint32_t dst)
 {
-    if (popped) {
-        n->npkts -= popped;
-        n->out[dst].held -= popped;
-    }
-    n->stp->in_stall += stalls;
+    struct icnt_port *o = &n->port[dst];
+
+    o->pops_at[n->phase] = o->popped;
+}
+
+void mem_icnt_set_concurrent(struct mem_icnt *n, bool on)
+{
+    n->concurrent = on;
 }
 
 bool mem_icnt_busy(const struct mem_icnt *n)
 {
-    return n->nflits || n->npkts;
+    if (n->nflits)
+        return true;
+    for (uint32_t o = 0; o < n->p.nout; o++)
+        if (n->out[o].arrived != n->port[o].popped)
+            return true;
+    return false;
 }
 
 const struct mem_icnt_stats *mem_icnt_get_stats(const struct mem_icnt *n)
 {
+    n->stp->in_stall = 0;
+    for (uint32_t i = 0; i < n->p.nin; i++)
+        n->stp->in_stall += n->in[i].stalls;
     return &n->st;
 }

@@ -47,15 +47,16 @@ const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
 /*
- * The same split for callers running in parallel, one per port (the
- * timing model's parallel phase): mem_icnt_room is can_push without
- * counting the stall, mem_icnt_pop_port pops without touching the
- * network-wide counts, and mem_icnt_settle applies both later, in order.
+ * For callers running in parallel, one per port (the timing model's
+ * parallel phase): mem_icnt_room is can_push without counting the stall,
+ * which mem_icnt_count_stalls counts at input src (each input keeps its own
+ * count; mem_icnt_get_stats adds them up); mem_icnt_pop_port pops at output
+ * dst touching only that output's port (mem_icnt_pop is the same call). An
+ * output's ejection buffer is the packets arrived there less those popped.
  */
 bool mem_icnt_room(const struct mem_icnt *n, uint32_t src, uint32_t bytes);
+void mem_icnt_count_stalls(struct mem_icnt *n, uint32_t src, uint32_t k);
 bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
-/* popped: pops at output dst by mem_icnt_pop_port; stalls: refusals by mem_icnt_room. */
-void mem_icnt_settle(struct mem_icnt *n, uint32_t dst, uint32_t popped, uint32_t stalls);
 
 /*
  * Staged outputs, so that mem_icnt_cycle can run beside the poppers (each
@@ -68,8 +69,11 @@ void mem_icnt_settle(struct mem_icnt *n, uint32_t dst, uint32_t popped, uint32_t
  *   no mem_icnt_cycle running; the cycles due before the poppers' next
  *   cycle run (to the end) after it and before that next cycle starts;
  * - mem_icnt_drain(n, dst) for every output, once in each of the poppers'
- *   cycles, before it uses the output; mem_icnt_settle for the pops, after
- *   the poppers' cycle and before the next mem_icnt_cycle.
+ *   cycles, before it uses the output, and mem_icnt_publish_pops(n, dst)
+ *   once in each, after its last pop;
+ * - mem_icnt_set_concurrent(n, true) while a cycle runs beside the poppers'
+ *   next cycle (it then counts the pops published in their cycle before,
+ *   not the ones under way), false when it runs between their cycles.
  * The pops are then those of the unstaged network. mem_icnt_ready also sees
  * a packet still in the stage to drain. Only a network with a latency of
  * one cycle or more, and empty, can be staged (false otherwise, or out of
@@ -79,6 +83,9 @@ bool mem_icnt_stage(struct mem_icnt *n);
 void mem_icnt_advance(struct mem_icnt *n);
 void mem_icnt_set_phase(struct mem_icnt *n, uint64_t phase);
 void mem_icnt_drain(struct mem_icnt *n, uint32_t dst);
+void mem_icnt_publish_pops(struct mem_icnt *n, uint32_t dst);
+void mem_icnt_set_concurrent(struct mem_icnt *n, bool on);
+/* Packets buffered or held anywhere: not to be called while a cycle or a popper runs. */
 bool mem_icnt_busy(const struct mem_icnt *n);
 
 const struct mem_icnt_stats *mem_icnt_get_stats(const struct mem_icnt *n);

@@ -278,13 +278,19 @@ bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_re
     return mem_icnt_pop_port(ms->reply, sm, out);
 }
 
-void mem_system_settle(struct mem_system *ms, uint32_t sm, struct mem_req *r, uint32_t popped,
-                       uint32_t stalls)
+void mem_system_count_stalls(struct mem_system *ms, uint32_t sm, uint32_t k)
 {
-    mem_icnt_settle(ms->reply, sm, popped, 0);
-    mem_icnt_settle(ms->req, sm, 0, stalls);
-    if (r)
-        mem_system_send(ms, sm, r);
+    mem_icnt_count_stalls(ms->req, sm, k);
+}
+
+void mem_system_publish_pops(struct mem_system *ms, uint32_t sm)
+{
+    mem_icnt_publish_pops(ms->reply, sm);
+}
+
+void mem_system_set_concurrent(struct mem_system *ms, bool on)
+{
+    mem_icnt_set_concurrent(ms->reply, on);
 }
 
 bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm)

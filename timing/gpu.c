@@ -457,10 +457,12 @@ static int core_cycle(struct tm_gpu *g)
  * Runs the reply network, L2 and DRAM ticks the loop passed (tm_par_defer: a
  * task beside the SMs).
  */
-static void run_mem_ticks(void *ctx)
+static void run_mem_ticks(void *ctx, bool beside)
 {
     struct tm_gpu *g = ctx;
 
+    /* beside the SMs' next cycle, the reply network counts the pops of the cycle before it */
+    mem_system_set_concurrent(g->ms, beside);
     for (uint32_t i = 0; i < g->nmem_ticks; i++) {
         if (g->mem_ticks[i] == D_ICNT) {
             mem_system_reply_cycle(g->ms);
@@ -472,6 +474,7 @@ static void run_mem_ticks(void *ctx)
         }
     }
     g->nmem_ticks = 0;
+    mem_system_set_concurrent(g->ms, false);
 }
 
 /*

@@ -73,11 +73,10 @@ struct tm_ldst {
     struct tm_line_prog *lines;
     /*
      * In the parallel part of a split cycle (tm_ldst_set_par) the unit
-     * touches only its own interconnect port: the replies it pops, the sends
-     * refused and the miss it sends are applied in SM order (tm_ldst_settle).
+     * touches only its own interconnect ports (the replies it pops, the sends
+     * refused): the miss it sends is pushed in SM order (tm_ldst_settle).
      */
     bool in_par, send_ok;
-    uint32_t popped, stalls;
     struct mem_req send;
     bool moved; /* this cycle's tm_ldst_cycle moved a queued request on (tm_ldst_stuck) */
 };
@@ -251,7 +250,7 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
     struct mem_req r;
     bool any = false;
 
-    while (u->in_par ? mem_system_pop_reply_port(e->ms, e->sm, &r) && ++u->popped
+    while (u->in_par ? mem_system_pop_reply_port(e->ms, e->sm, &r)
                      : mem_system_pop_reply(e->ms, e->sm, &r)) {
         struct mem_cache *c = r.space == MEM_INST    ? e->l1i
                               : r.space == MEM_CONST ? e->l1c
@@ -307,7 +306,8 @@ bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now)
 
         if (!m)
             continue;
-        if (u->in_par ? !mem_system_room(u->env.ms, u->env.sm, m) && ++u->stalls
+        if (u->in_par ? !mem_system_room(u->env.ms, u->env.sm, m) &&
+                            (mem_system_count_stalls(u->env.ms, u->env.sm, 1), true)
                       : !mem_system_can_send(u->env.ms, u->env.sm, m))
             continue;
         mem_cache_pop_miss(c, &r);
@@ -328,21 +328,24 @@ bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now)
 void tm_ldst_set_par(struct tm_ldst *u, bool on)
 {
     if (on)
-        u->send_ok = false, u->popped = u->stalls = 0;
+        u->send_ok = false;
     u->in_par = on;
+}
+
+bool tm_ldst_held(const struct tm_ldst *u)
+{
+    return u->send_ok;
 }
 
 void tm_ldst_settle(struct tm_ldst *u)
 {
-    if (u->popped || u->stalls || u->send_ok)
-        mem_system_settle(u->env.ms, u->env.sm, u->send_ok ? &u->send : NULL, u->popped, u->stalls);
+    if (u->send_ok)
+        mem_system_send(u->env.ms, u->env.sm, &u->send);
     u->send_ok = false;
-    u->popped = u->stalls = 0;
 }
 
 void tm_ldst_prefetch_settle(const struct tm_ldst *u)
 {
-    __builtin_prefetch(&u->popped, 1);
     __builtin_prefetch(&u->send, 1);
 }
 
@@ -543,16 +546,12 @@ bool tm_ldst_unstuck(const struct tm_ldst *u, const struct tm_ldst_stuck *st)
     return false;
 }
 
-void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st, uint32_t *stalls)
+void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st)
 {
     if (st->l1d_fail)
         mem_cache_count_failures(u->env.l1d, 1);
-    if (!st->nwait)
-        return;
-    if (stalls)
-        *stalls += st->nwait;
-    else
-        mem_system_settle(u->env.ms, u->env.sm, NULL, 0, st->nwait);
+    if (st->nwait)
+        mem_system_count_stalls(u->env.ms, u->env.sm, st->nwait);
 }
 
 uint64_t tm_ldst_wake(const struct tm_ldst *u, uint64_t now, uint64_t wake,

@@ -106,10 +106,12 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now);
 bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now);
 /*
  * Parallel stepping (docs/timing.md): with set_par on, take_replies and
- * send_miss touch only this SM's port and leave the network-wide counts and
- * the send to tm_ldst_settle, called in SM order; set_par(on) clears them.
+ * send_miss touch only this SM's ports and hold the send for
+ * tm_ldst_settle, called in SM order (tm_ldst_held: one is held);
+ * set_par(on) clears it.
  */
 void tm_ldst_set_par(struct tm_ldst *u, bool on);
+bool tm_ldst_held(const struct tm_ldst *u);
 void tm_ldst_settle(struct tm_ldst *u);
 /* Starts fetching what tm_ldst_settle reads and writes (tm_sm_prefetch_ordered). */
 void tm_ldst_prefetch_settle(const struct tm_ldst *u);
@@ -145,10 +147,9 @@ bool tm_ldst_stuck(const struct tm_ldst *u, uint64_t now, struct tm_ldst_stuck *
 bool tm_ldst_unstuck(const struct tm_ldst *u, const struct tm_ldst_stuck *st);
 /*
  * Counts one cycle of what st repeats: the L1D's failure, and the refused
- * sends, into *stalls when non-NULL (the parallel part), else straight into
- * the network's statistics.
+ * sends (at the SM's own input: safe in the parallel part).
  */
-void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st, uint32_t *stalls);
+void tm_ldst_repeat_stuck(struct tm_ldst *u, const struct tm_ldst_stuck *st);
 /*
  * The earliest cycle after now at which the unit has work without a reply
  * (at most `wake`); st: it is stuck (tm_ldst_stuck), and what it repeats is

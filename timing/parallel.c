@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,9 @@
 #include "timing/iinfo.h"
 #include "timing/parallel.h"
 #include "timing/sm.h"
+
+/* The thread's number in its pool (tm_pool_self): workers set theirs, callers keep 0. */
+static _Thread_local uint32_t self;
 
 /* Polls of the generation before a worker sleeps (a few microseconds). */
 #define SPIN_POLLS 4000u
@@ -157,6 +161,7 @@ static void *worker(void *arg)
     uint64_t seen = 0;
 
     free(arg);
+    self = t;
     for (;;) {
         seen = wait_round(p, seen);
         if (atomic_load(&p->quit))
@@ -242,6 +247,11 @@ void tm_pool_destroy(struct tm_pool *p)
     free(p);
 }
 
+uint32_t tm_pool_self(void)
+{
+    return self;
+}
+
 uint32_t tm_pool_threads(const struct tm_pool *p)
 {
     return p ? p->nthreads : 1;
@@ -289,6 +299,13 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 }
 
 /* ------------------------------------------------------- stepping the SMs */
+
+/* SMs a thread's marks name: up to 256, beyond that every SM takes the ordered part. */
+#define MARK_WORDS 4u
+
+struct tm_par_marks {
+    uint64_t w[MARK_WORDS];
+} __attribute__((aligned(64)));
 
 /*
  * Cycles per timing window; windows run with the faster mode between
@@ -384,6 +401,14 @@ int tm_par_launch(struct tm_par *p, struct tm_sm **sm, uint32_t n, struct tm_ita
         p->on = false; /* no threads: sequential, only slower */
     if (p->on && tm_pool_threads(p->pool) < 2)
         p->on = false;
+    if (p->on && !p->marks) {
+        p->nmarks = tm_pool_threads(p->pool);
+        p->marks = aligned_alloc(64, p->nmarks * sizeof(*p->marks));
+        if (p->marks)
+            memset(p->marks, 0, p->nmarks * sizeof(*p->marks));
+        else
+            p->nmarks = 0; /* no marks: every SM takes the ordered part, only slower */
+    }
     if (p->on && tm_itable_decode_all(it))
         return PS_ENOMEM;
     for (uint32_t i = 0; i < n; i++)
@@ -395,8 +420,9 @@ struct cycle_ctx {
     struct tm_sm **sm;
     uint32_t n, stride; /* SMs; the pool's threads (a thread's next index is this far on) */
     uint64_t now;
-    void (*side)(void *ctx); /* index 0 when set, the SMs from 1 */
+    void (*side)(void *ctx, bool beside); /* index 0 when set, the SMs from 1 */
     void *side_ctx;
+    struct tm_par_marks *marks; /* NULL: no marking */
 };
 
 static void begin_one(void *ctx, uint32_t i)
@@ -404,25 +430,27 @@ static void begin_one(void *ctx, uint32_t i)
     const struct cycle_ctx *c = ctx;
 
     if (c->side && !i--) {
-        c->side(c->side_ctx);
+        c->side(c->side_ctx, true);
         return;
     }
     if (i + c->stride < c->n)
         tm_sm_prefetch_begin(c->sm[i + c->stride]);
     tm_sm_cycle_begin(c->sm[i], c->now, true);
+    if (c->marks && tm_sm_needs_ordered(c->sm[i]))
+        c->marks[tm_pool_self()].w[i / 64] |= 1ull << (i % 64);
 }
 
 void tm_par_settle_side(struct tm_par *p)
 {
-    void (*fn)(void *) = p->side;
+    void (*fn)(void *, bool) = p->side;
 
     if (!fn)
         return;
     p->side = NULL;
-    fn(p->side_ctx);
+    fn(p->side_ctx, false);
 }
 
-void tm_par_defer(struct tm_par *p, void (*fn)(void *ctx), void *ctx)
+void tm_par_defer(struct tm_par *p, void (*fn)(void *ctx, bool beside), void *ctx)
 {
     tm_par_settle_side(p);
     p->side = fn;
@@ -439,7 +467,7 @@ static void end_one(void *ctx, uint32_t i)
 /* Runs the last part of the SMs' previous cycle where it still waits. */
 void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 {
-    struct cycle_ctx c = {sm, n, tm_pool_threads(p->pool), 0, NULL, NULL};
+    struct cycle_ctx c = {sm, n, tm_pool_threads(p->pool), 0, NULL, NULL, NULL};
 
     tm_par_settle_side(p);
     if (!p->pending)
@@ -448,9 +476,54 @@ void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
     tm_pool_run(p->pool, end_one, &c, n);
 }
 
+/*
+ * The ordered part, in SM order, of the SMs the round marked (all of them
+ * without marks): the others' ordered part would change nothing.
+ */
+static int run_ordered(struct tm_par *p, const struct cycle_ctx *c, bool *wrote)
+{
+    uint64_t todo[MARK_WORDS] = {0};
+    uint32_t nw = (c->n + 63) / 64, i = 0;
+    int rc;
+
+    if (!c->marks) {
+        if (c->n > 64 * MARK_WORDS) { /* no marks for that many: every SM, one by one */
+            for (i = 0; i < c->n; i++)
+                tm_sm_prefetch_ordered(c->sm[i]);
+            for (i = 0; i < c->n; i++)
+                if ((rc = tm_sm_cycle_ordered(c->sm[i], true, wrote)))
+                    goto fail;
+            return 0;
+        }
+        for (i = 0; i < c->n; i++)
+            todo[i / 64] |= 1ull << (i % 64);
+    } else {
+        for (uint32_t t = 0; t < tm_pool_threads(p->pool); t++)
+            for (uint32_t w = 0; w < nw; w++) {
+                todo[w] |= c->marks[t].w[w];
+                c->marks[t].w[w] = 0;
+            }
+    }
+    for (uint32_t w = 0; w < nw; w++)
+        for (uint64_t b = todo[w]; b; b &= b - 1)
+            tm_sm_prefetch_ordered(c->sm[w * 64 + (uint32_t)__builtin_ctzll(b)]);
+    for (uint32_t w = 0; w < nw; w++)
+        for (uint64_t b = todo[w]; b; b &= b - 1) {
+            i = w * 64 + (uint32_t)__builtin_ctzll(b);
+            if ((rc = tm_sm_cycle_ordered(c->sm[i], true, wrote)))
+                goto fail;
+        }
+    return 0;
+fail:
+    /* as sequentially: the SMs before it finish the cycle, those after never ran */
+    for (uint32_t j = 0; j < i; j++)
+        tm_sm_cycle_end(c->sm[j]);
+    return rc;
+}
+
 int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
 {
-    struct cycle_ctx c = {sm, n, tm_pool_threads(p->pool), now, NULL, NULL};
+    struct cycle_ctx c = {sm, n, tm_pool_threads(p->pool), now, NULL, NULL, NULL};
     uint32_t awake = 0, busy = 0;
     bool threads, wrote = false; /* tm_sm_cycle_ordered: an SM ahead may have written */
     int rc;
@@ -486,16 +559,11 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
     c.side = p->side;
     c.side_ctx = p->side_ctx;
     p->side = NULL;
+    if (p->marks && n <= 64 * MARK_WORDS && tm_pool_threads(p->pool) <= p->nmarks)
+        c.marks = p->marks;
     tm_pool_run(p->pool, begin_one, &c, n + (c.side != NULL));
-    for (uint32_t i = 0; i < n; i++)
-        tm_sm_prefetch_ordered(sm[i]);
-    for (uint32_t i = 0; i < n; i++)
-        if ((rc = tm_sm_cycle_ordered(sm[i], true, &wrote))) {
-            /* as sequentially: the SMs before it finish the cycle, those after never ran */
-            for (uint32_t j = 0; j < i; j++)
-                tm_sm_cycle_end(sm[j]);
-            return rc;
-        }
+    if ((rc = run_ordered(p, &c, &wrote)))
+        return rc;
     /* the end waits for the next cycle's round, or for tm_par_settle */
     for (uint32_t i = 0; i < n; i++)
         tm_sm_cycle_end_later(sm[i]);
@@ -510,5 +578,8 @@ void tm_par_fini(struct tm_par *p)
     if (p->pool && p->pid == (long)getpid()) /* a forked child cannot join the parent's workers */
         tm_pool_destroy(p->pool);
     p->pool = NULL;
+    free(p->marks);
+    p->marks = NULL;
+    p->nmarks = 0;
     p->on = false;
 }

@@ -21,6 +21,8 @@ struct tm_pool *tm_pool_create(uint32_t nthreads);
 void tm_pool_destroy(struct tm_pool *p);
 uint32_t tm_pool_threads(const struct tm_pool *p);
 void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n);
+/* The calling thread's number in its pool: 0 for the caller, 1.. for the workers. */
+uint32_t tm_pool_self(void);
 
 /* The processors this process may run on (its affinity mask), at least 1. */
 uint32_t tm_cpus_available(void);
@@ -49,8 +51,15 @@ struct tm_par {
     bool pending;       /* the SMs' last parallel cycle left its end part for later */
     uint64_t seq_until; /* fewer than two SMs held CTAs: sequential until this cycle */
     /* Work beside the SMs (tm_par_defer): runs in the next cycle's round or at a settle. */
-    void (*side)(void *ctx);
+    void (*side)(void *ctx, bool beside);
     void *side_ctx;
+    /*
+     * Per thread of the pool, on a line of its own: the SMs whose first
+     * part, run by that thread, left work for the ordered part (a bit per
+     * SM; NULL, or more SMs than bits: every SM goes through it).
+     */
+    struct tm_par_marks *marks;
+    uint32_t nmarks;
 };
 
 /*
@@ -74,12 +83,12 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now);
 void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n);
 /*
  * Side work that touches nothing an SM's cycle reads or writes (the memory
- * partitions behind the interconnect: timing/gpu.c): fn(ctx) runs as one
- * more task of the next tm_par_cycle's round, beside the SMs, or at
- * tm_par_settle_side / tm_par_settle, whichever comes first. At most one is
- * pending; deferring another runs the first now.
+ * partitions behind the interconnect: timing/gpu.c): fn(ctx, true) runs as
+ * one more task of the next tm_par_cycle's round, beside the SMs' next
+ * cycle, or fn(ctx, false) at tm_par_settle_side / tm_par_settle, whichever
+ * comes first. At most one is pending; deferring another runs the first now.
  */
-void tm_par_defer(struct tm_par *p, void (*fn)(void *ctx), void *ctx);
+void tm_par_defer(struct tm_par *p, void (*fn)(void *ctx, bool beside), void *ctx);
 void tm_par_settle_side(struct tm_par *p);
 void tm_par_fini(struct tm_par *p);
 

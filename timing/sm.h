@@ -64,16 +64,19 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now);
  * three: tm_sm_cycle_begin(s, now, true) for all SMs at once (each touches
  * only its own state and defers the issue of instructions whose effects
  * reach beyond the SM, except global loads that only read, which it runs),
- * then tm_sm_cycle_ordered(s, true, &wrote) for each SM in SM order (the
- * deferred issues, the interconnect's shared counts; wrote starts false each
- * cycle and tells the later SMs that global memory may have changed under
- * the loads the first part ran, which they then read again), then
- * tm_sm_cycle_end for all SMs at once (fetch, the cycle's classification).
- * The result is that of tm_sm_cycle for each SM in order. ordered returns
- * the SM's error (begin's included); after an error, end does nothing.
+ * then tm_sm_cycle_ordered(s, true, &wrote) in SM order for each SM that
+ * tm_sm_needs_ordered names (the deferred issues, the held send, the
+ * instruction counts; wrote starts false each cycle and tells the later SMs
+ * that global memory may have changed under the loads the first part ran,
+ * which they then read again), then tm_sm_cycle_end for all SMs at once
+ * (fetch, the cycle's classification). The result is that of tm_sm_cycle
+ * for each SM in order. ordered returns the SM's error (begin's included);
+ * after an error, end does nothing.
  */
 void tm_sm_set_parallel(struct tm_sm *s, bool on);
 int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par);
+/* The first part left work for the ordered part (else that part changes nothing). */
+bool tm_sm_needs_ordered(const struct tm_sm *s);
 int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote);
 /*
  * Starts fetching the state tm_sm_cycle_ordered reads first. The other

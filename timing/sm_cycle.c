@@ -128,8 +128,7 @@ static void take_delta(struct tm_sm *s)
 
 /*
  * A cycle the SM sleeps through repeats the counters of the last simulated
- * one, and a stuck LD/ST unit's failures (in the parallel part, its refused
- * sends wait for the ordered part).
+ * one, and a stuck LD/ST unit's failures.
  */
 static bool asleep(struct tm_sm *s, uint64_t now, struct split_cycle *c)
 {
@@ -139,7 +138,7 @@ static bool asleep(struct tm_sm *s, uint64_t now, struct split_cycle *c)
         !(s->stuck && tm_ldst_unstuck(s->ldst, &s->stk))) {
         repeat_delta(s);
         if (s->stuck)
-            tm_ldst_repeat_stuck(s->ldst, &s->stk, s->in_par ? &s->cyc.sleep_stalls : NULL);
+            tm_ldst_repeat_stuck(s->ldst, &s->stk);
         return true;
     }
     s->sleep_until = 0;
@@ -297,10 +296,24 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
     /* every cycle, asleep or not: the stage the reply network fills next cycle is the other one */
     mem_system_reply_drain(s->env.ms, s->id);
     c->rc = cycle_head(s, now);
+    /* every cycle too: the pops a reply tick beside the next cycle counts (mem_icnt.h) */
+    mem_system_publish_pops(s->env.ms, s->id);
     if (c->open)
         tm_ldst_set_par(s->ldst, false);
     s->in_par = false;
     return c->rc;
+}
+
+bool tm_sm_needs_ordered(const struct tm_sm *s)
+{
+    const struct split_cycle *c = &s->cyc;
+
+    if (c->rc)
+        return true;
+    if (!c->open)
+        return false;
+    return c->ndef || c->nplain || c->next_sid < s->prm->nsched || tm_ldst_held(s->ldst) ||
+           (s->Lreal && (s->Lv.warp_insts || s->Lv.thread_insts));
 }
 
 /*
@@ -341,13 +354,8 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote)
     struct split_cycle *c = &s->cyc;
     int rc = c->rc;
 
-    if (!c->open) {            /* asleep or idle: nothing held, nothing deferred, nothing counted */
-        if (c->sleep_stalls) { /* but a stuck unit's refused sends (asleep) */
-            mem_system_settle(s->env.ms, s->id, NULL, 0, c->sleep_stalls);
-            c->sleep_stalls = 0;
-        }
+    if (!c->open) /* asleep or idle: nothing held, nothing deferred, nothing counted */
         return rc;
-    }
     if (par) {
         fold_in(s);
         tm_ldst_settle(s->ldst);

@@ -102,7 +102,6 @@ struct split_cycle {
     bool was_stuck; /* the last cycle was quiet_stuck */
     bool stuck;     /* the LD/ST unit only repeats stk (tm_ldst_stuck) */
     struct tm_ldst_stuck stk;
-    uint32_t sleep_stalls; /* sends a stuck unit repeated asleep in the parallel part */
     struct tm_cycle_sum sum;
     struct deferred *def; /* one per scheduler */
     uint32_t ndef;

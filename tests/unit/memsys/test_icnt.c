@@ -331,7 +331,8 @@ static void run_unstaged(uint32_t lat, uint32_t edges, struct pop_log *log,
 
 /*
  * The staged protocol (icnt.h) with the edges of each popper cycle run as
- * late as allowed: after the next popper cycle's pops, before their settle.
+ * late as allowed: after the next popper cycle's pops and their publishing,
+ * counting the pops of the cycle before (concurrent).
  */
 static void run_staged(uint32_t lat, uint32_t edges, struct pop_log *log, struct mem_icnt_stats *st)
 {
@@ -342,22 +343,19 @@ static void run_staged(uint32_t lat, uint32_t edges, struct pop_log *log, struct
     assert_non_null(n);
     assert_true(mem_icnt_stage(n));
     for (uint64_t k = 1; k <= 3000; k++) {
-        uint32_t popped[4] = {0};
-
         mem_icnt_set_phase(n, k);
         for (uint32_t dst = 0; dst < 4; dst++) {
             mem_icnt_drain(n, dst);
-            if (wants(k, dst) && mem_icnt_pop_port(n, dst, &r)) {
+            if (wants(k, dst) && mem_icnt_pop_port(n, dst, &r))
                 record(log, k, dst, &r);
-                popped[dst]++;
-            }
+            mem_icnt_publish_pops(n, dst);
         }
+        mem_icnt_set_concurrent(n, true);
         for (; due; due--, e++) { /* "beside" the poppers: after their pops */
             mem_icnt_cycle(n);
             produce(n, e, &uid);
         }
-        for (uint32_t dst = 0; dst < 4; dst++)
-            mem_icnt_settle(n, dst, popped[dst], 0);
+        mem_icnt_set_concurrent(n, false);
         for (uint32_t i = 0; i < edges; i++, due++)
             mem_icnt_advance(n);
     }

@@ -329,7 +329,7 @@ static void test_stuck_cycle_repeats(void **state)
     assert_true(tm_ldst_stuck(g->u, now, &again));
     assert_memory_equal(&st, &again, sizeof(st));
     counts(g, b, N);
-    tm_ldst_repeat_stuck(g->u, &st, NULL);
+    tm_ldst_repeat_stuck(g->u, &st);
     counts(g, c, N);
     for (uint32_t i = 0; i < N; i++)
         assert_int_equal(c[i] - b[i], b[i] - a[i]);
