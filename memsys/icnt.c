@@ -115,7 +115,7 @@ struct mem_icnt {
     uint64_t nflits;  /* flits buffered over all inputs */
     uint32_t nactive; /* inputs with flits buffered */
     struct mem_icnt_stats st;
-    struct mem_icnt_stats *stp; /* &st, writable from the const can_push (refusal count) */
+    struct mem_icnt_stats *stp; /* &st, writable from the const get_stats (the inputs' refusals) */
 };
 
 /* Appends packet x to a growing ring; false only out of memory. */
@@ -481,7 +481,7 @@ const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst)
     return port_ready(n, dst) ? &ring_head(&n->port[dst].q)->req : NULL;
 }
 
-bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
+bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
 {
     struct icnt_port *o = &n->port[dst];
     const struct icnt_pkt *x;
@@ -494,11 +494,6 @@ bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
     x = ring_head(&o->q);
     o->head_at = x ? x->t_arrive : UINT64_MAX;
     return true;
-}
-
-bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out)
-{
-    return mem_icnt_pop_port(n, dst, out);
 }
 
 void mem_icnt_publish_pops(struct mem_icnt *n, uint32_t dst)

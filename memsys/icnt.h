@@ -47,16 +47,15 @@ const struct mem_req *mem_icnt_peek(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
 /*
- * For callers running in parallel, one per port (the timing model's
- * parallel phase): mem_icnt_room is can_push without counting the stall,
- * which mem_icnt_count_stalls counts at input src (each input keeps its own
- * count; mem_icnt_get_stats adds them up); mem_icnt_pop_port pops at output
- * dst touching only that output's port (mem_icnt_pop is the same call). An
- * output's ejection buffer is the packets arrived there less those popped.
+ * Callers may run in parallel, one per port (the timing model's parallel
+ * phase): can_push counts a refusal at input src and mem_icnt_pop touches
+ * only output dst's port (each input keeps its own count, which
+ * mem_icnt_get_stats adds up; an output's ejection buffer is the packets
+ * arrived there less those popped). mem_icnt_room is can_push without
+ * counting; mem_icnt_count_stalls counts k refusals at input src.
  */
 bool mem_icnt_room(const struct mem_icnt *n, uint32_t src, uint32_t bytes);
 void mem_icnt_count_stalls(struct mem_icnt *n, uint32_t src, uint32_t k);
-bool mem_icnt_pop_port(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
 
 /*
  * Staged outputs, so that mem_icnt_cycle can run beside the poppers (each

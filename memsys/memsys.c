@@ -273,11 +273,6 @@ bool mem_system_room(const struct mem_system *ms, uint32_t sm, const struct mem_
     return mem_icnt_room(ms->req, sm, mem_req_request_bytes(r));
 }
 
-bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_req *out)
-{
-    return mem_icnt_pop_port(ms->reply, sm, out);
-}
-
 void mem_system_count_stalls(struct mem_system *ms, uint32_t sm, uint32_t k)
 {
     mem_icnt_count_stalls(ms->req, sm, k);

@@ -67,16 +67,15 @@ bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *ou
 /* A reply waits for SM sm. */
 bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm);
 /*
- * For SMs stepped in parallel: can_send without counting the stall, which
- * count_stalls counts at the SM's own input, and pop_reply touching only
- * the SM's own port (mem_icnt.h). publish_pops, once in every core cycle of
- * every SM after its last pop, lets a reply network tick that runs beside
- * the SMs' next cycle (set_concurrent) see the pops as the sequential
- * tick between the two cycles saw them.
+ * SMs may be stepped in parallel: can_send counts a refusal at the SM's own
+ * input and pop_reply touches only the SM's own port (mem_icnt.h). room is
+ * can_send without counting; count_stalls counts k refusals. publish_pops,
+ * once in every core cycle of every SM after its last pop, lets a reply
+ * network tick that runs beside the SMs' next cycle (set_concurrent) see
+ * the pops as the sequential tick between the two cycles saw them.
  */
 bool mem_system_room(const struct mem_system *ms, uint32_t sm, const struct mem_req *r);
 void mem_system_count_stalls(struct mem_system *ms, uint32_t sm, uint32_t k);
-bool mem_system_pop_reply_port(struct mem_system *ms, uint32_t sm, struct mem_req *out);
 void mem_system_publish_pops(struct mem_system *ms, uint32_t sm);
 void mem_system_set_concurrent(struct mem_system *ms, bool on);
 

@@ -250,8 +250,7 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
     struct mem_req r;
     bool any = false;
 
-    while (u->in_par ? mem_system_pop_reply_port(e->ms, e->sm, &r)
-                     : mem_system_pop_reply(e->ms, e->sm, &r)) {
+    while (mem_system_pop_reply(e->ms, e->sm, &r)) {
         struct mem_cache *c = r.space == MEM_INST    ? e->l1i
                               : r.space == MEM_CONST ? e->l1c
                               : r.space == MEM_TEX   ? e->l1t
@@ -306,9 +305,7 @@ bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now)
 
         if (!m)
             continue;
-        if (u->in_par ? !mem_system_room(u->env.ms, u->env.sm, m) &&
-                            (mem_system_count_stalls(u->env.ms, u->env.sm, 1), true)
-                      : !mem_system_can_send(u->env.ms, u->env.sm, m))
+        if (!mem_system_can_send(u->env.ms, u->env.sm, m))
             continue;
         mem_cache_pop_miss(c, &r);
         r.t_issue = now;

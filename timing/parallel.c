@@ -486,24 +486,19 @@ static int run_ordered(struct tm_par *p, const struct cycle_ctx *c, bool *wrote)
     uint32_t nw = (c->n + 63) / 64, i = 0;
     int rc;
 
-    if (!c->marks) {
-        if (c->n > 64 * MARK_WORDS) { /* no marks for that many: every SM, one by one */
-            for (i = 0; i < c->n; i++)
-                tm_sm_prefetch_ordered(c->sm[i]);
-            for (i = 0; i < c->n; i++)
-                if ((rc = tm_sm_cycle_ordered(c->sm[i], true, wrote)))
-                    goto fail;
-            return 0;
-        }
+    if (!c->marks) { /* every SM, one by one */
         for (i = 0; i < c->n; i++)
-            todo[i / 64] |= 1ull << (i % 64);
-    } else {
-        for (uint32_t t = 0; t < tm_pool_threads(p->pool); t++)
-            for (uint32_t w = 0; w < nw; w++) {
-                todo[w] |= c->marks[t].w[w];
-                c->marks[t].w[w] = 0;
-            }
+            tm_sm_prefetch_ordered(c->sm[i]);
+        for (i = 0; i < c->n; i++)
+            if ((rc = tm_sm_cycle_ordered(c->sm[i], true, wrote)))
+                goto fail;
+        return 0;
     }
+    for (uint32_t t = 0; t < tm_pool_threads(p->pool); t++)
+        for (uint32_t w = 0; w < nw; w++) {
+            todo[w] |= c->marks[t].w[w];
+            c->marks[t].w[w] = 0;
+        }
     for (uint32_t w = 0; w < nw; w++)
         for (uint64_t b = todo[w]; b; b &= b - 1)
             tm_sm_prefetch_ordered(c->sm[w * 64 + (uint32_t)__builtin_ctzll(b)]);

@@ -346,7 +346,7 @@ static void run_staged(uint32_t lat, uint32_t edges, struct pop_log *log, struct
         mem_icnt_set_phase(n, k);
         for (uint32_t dst = 0; dst < 4; dst++) {
             mem_icnt_drain(n, dst);
-            if (wants(k, dst) && mem_icnt_pop_port(n, dst, &r))
+            if (wants(k, dst) && mem_icnt_pop(n, dst, &r))
                 record(log, k, dst, &r);
             mem_icnt_publish_pops(n, dst);
         }
