@@ -124,6 +124,14 @@ static int exec_mov(struct xctx *x)
     return 0;
 }
 
+/* Lanes set in an execution mask, bit-parallel: without -mpopcnt __builtin_popcount is a call. */
+static inline uint64_t lanes_on(uint32_t m)
+{
+    m -= m >> 1 & 0x55555555u;
+    m = (m & 0x33333333u) + (m >> 2 & 0x33333333u);
+    return ((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u >> 24;
+}
+
 static uint32_t guard_mask(const struct xctx *x)
 {
     const uint64_t *g;
@@ -167,7 +175,7 @@ static int step(struct isa_warp *w, struct isa_step_info *info, bool plain_only)
     w->insts++;
     x.L->warp_insts++;
     /* Lanes the guard predicate turns off do not count (as GPGPU-Sim's gpu_sim_insn). */
-    x.L->thread_insts += (uint64_t)__builtin_popcount(x.exec);
+    x.L->thread_insts += lanes_on(x.exec);
     if (info) {
         memset(info, 0, sizeof(*info) - sizeof(info->addr));
         info->fidx = x.fr->fidx;
@@ -187,7 +195,7 @@ static int step(struct isa_warp *w, struct isa_step_info *info, bool plain_only)
         if (rc == ISA_STEP_NOT_PLAIN) { /* refused before any register changed */
             w->insts--;
             x.L->warp_insts--;
-            x.L->thread_insts -= (uint64_t)__builtin_popcount(x.exec);
+            x.L->thread_insts -= lanes_on(x.exec);
             return rc;
         }
         break;

@@ -140,7 +140,7 @@ static enum mem_cache_result send_read(struct mem_cache *c, const struct mem_req
      * locality paper's BALL; GPGPU-Sim's L1 bypass moves segments too).
      */
     if (bypass && c->l1 && (f.sector_mask & 0xf))
-        f.bytes = MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(f.sector_mask & 0xf);
+        f.bytes = MEM_SECTOR_BYTES * mem_sectors(f.sector_mask);
     mem_cache_push_down(c, &f);
     if (bypass)
         c->st.bypassed++;
@@ -167,7 +167,7 @@ static void fetch(struct mem_cache *c, const struct mem_req *r, uint32_t mi, uin
     f.type = MEM_READ;
     f.is_writeback = false;
     f.addr = e->line << c->line_shift;
-    f.bytes = c->sectored ? MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(mask) : c->g.line_bytes;
+    f.bytes = c->sectored ? MEM_SECTOR_BYTES * mem_sectors(mask) : c->g.line_bytes;
     f.sector_mask = c->sectored ? mask : mem_cache_span_mask(f.addr, c->g.line_bytes);
     f.uid = mem_cache_tok_new(c, TOK_FETCH, mi, mask, NULL);
     mem_cache_push_down(c, &f);

@@ -207,8 +207,7 @@ static void queue_writeback(struct mem_cache *c, const struct cline *l, uint64_t
     w.warp = l->warp;
     w.pc = l->pc;
     w.t_issue = now;
-    w.bytes =
-        c->sectored ? MEM_SECTOR_BYTES * (uint32_t)__builtin_popcount(l->dirty) : c->g.line_bytes;
+    w.bytes = c->sectored ? MEM_SECTOR_BYTES * mem_sectors(l->dirty) : c->g.line_bytes;
     w.sector_mask = c->sectored ? l->dirty : mem_cache_span_mask(w.addr, c->g.line_bytes);
     w.uid = MEM_CACHE_WB_UID_BIT | c->wb_seq++;
     mem_cache_push_down(c, &w);

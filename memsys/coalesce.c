@@ -71,7 +71,7 @@ static void shrink(struct mem_req *r)
     half = m & 0x3 ? 0 : 2;
     r->bytes = 2 * MEM_SECTOR_BYTES;
     r->addr += half * MEM_SECTOR_BYTES;
-    if (__builtin_popcount(m) == 1) {
+    if (!(m & (m - 1))) { /* one sector (m is not 0) */
         r->bytes = MEM_SECTOR_BYTES;
         r->addr += (m >> half & 1 ? 0 : 1) * MEM_SECTOR_BYTES;
     }

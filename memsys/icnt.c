@@ -86,6 +86,7 @@ struct icnt_stage {
 
 struct mem_icnt {
     struct mem_icnt_params p;
+    int flit_shift; /* log2 of p.flit_bytes, or -1 when it is not a power of two */
     uint64_t now;  /* cycles run */
     uint64_t seen; /* cycles the poppers see run (ahead of now while staged cycles wait) */
     bool staged;
@@ -139,7 +140,9 @@ static void ring_pop(struct ps_ring *r)
 
 static uint32_t nflits_of(const struct mem_icnt *n, uint32_t bytes)
 {
-    uint64_t f = ((uint64_t)bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
+    /* a shift for the usual power-of-two flit: the room check runs millions of times a second */
+    uint64_t f = n->flit_shift >= 0 ? ((uint64_t)bytes + n->p.flit_bytes - 1) >> n->flit_shift
+                                    : ((uint64_t)bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
 
     return f ? (uint32_t)f : 1;
 }
@@ -159,6 +162,9 @@ struct mem_icnt *mem_icnt_create(const struct mem_icnt_params *p, struct ps_err 
         goto out_nomem;
     n->p = *p;
     n->stp = &n->st;
+    n->flit_shift = -1;
+    if (!(p->flit_bytes & (p->flit_bytes - 1)))
+        n->flit_shift = __builtin_ctz(p->flit_bytes);
     n->words = (p->nin + 63) / 64;
     n->in = calloc(p->nin, sizeof(*n->in));
     n->out = calloc(p->nout, sizeof(*n->out));
@@ -451,8 +457,20 @@ void mem_icnt_drain(struct mem_icnt *n, uint32_t dst)
     if (!st->q.n)
         return;
     o = &n->port[dst];
-    if (!o->q.n)
+    if (!o->q.n) {
+        /*
+         * An empty port takes the stage's ring whole and leaves it its own,
+         * empty one: the packets are not copied (the copy was 2% of a
+         * memory-bound run, a cache miss per packet on the popping thread).
+         */
+        struct ps_ring q = o->q;
+
+        o->q = st->q;
+        st->q = q;
         o->head_at = st->head_at;
+        st->head_at = UINT64_MAX;
+        return;
+    }
     if (ps_ring_reserve(&o->q, st->q.n)) {
         for (const struct icnt_pkt *x; (x = ring_head(&st->q)); ring_pop(&st->q))
             PS_RING_PUSH(&o->q, x);

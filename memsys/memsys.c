@@ -47,7 +47,7 @@ uint32_t mem_req_request_bytes(const struct mem_req *r)
 
 uint32_t mem_req_ack_count(const struct mem_req *r)
 {
-    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
+    uint32_t n = mem_sectors(r->sector_mask);
 
     if (r->type != MEM_WRITE || r->is_writeback)
         return 0;
@@ -67,7 +67,7 @@ uint32_t mem_req_reply_bytes(const struct mem_req *r)
  */
 static uint32_t l2_accesses(const struct mem_system *ms, const struct mem_req *r)
 {
-    uint32_t n = (uint32_t)__builtin_popcount(r->sector_mask & 0xf);
+    uint32_t n = mem_sectors(r->sector_mask);
 
     return ms->p.l2.kind == 'S' && n ? n : 1;
 }

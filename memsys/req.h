@@ -12,6 +12,16 @@
 
 #define MEM_SECTOR_BYTES 32u
 
+/*
+ * Sectors set in the low four bits of a sector mask. A nibble table: without
+ * -mpopcnt __builtin_popcount is a libgcc call, and the L2 counts sectors
+ * several times per request.
+ */
+static inline uint32_t mem_sectors(uint32_t mask)
+{
+    return (uint32_t)(UINT64_C(0x4332322132212110) >> ((mask & 0xf) * 4) & 0xf);
+}
+
 enum mem_type { MEM_READ, MEM_WRITE, MEM_ATOMIC };
 enum mem_space { MEM_GLOBAL, MEM_LOCAL, MEM_CONST, MEM_INST, MEM_TEX, MEM_PARAM };
 

@@ -35,6 +35,14 @@ static void strided(uint64_t *a, uint64_t base, uint64_t stride)
         a[i] = base + stride * i;
 }
 
+/* mem_sectors (memsys/req.h) counts the low four bits of a sector mask and ignores the rest. */
+static void test_sector_count(void **state)
+{
+    (void)state;
+    for (uint32_t m = 0; m < 256; m++)
+        assert_int_equal(mem_sectors(m), (uint32_t)__builtin_popcount(m & 0xf));
+}
+
 static void test_coalesce_full_warp(void **state)
 {
     struct mem_req t = tmpl(), out[MEM_MAX_WARP_REQS];
@@ -477,6 +485,7 @@ static void test_coalesce_random_vs_reference(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sector_count),
         cmocka_unit_test(test_coalesce_full_warp),
         cmocka_unit_test(test_coalesce_stride2),
         cmocka_unit_test(test_coalesce_scatter),
