@@ -467,7 +467,7 @@ static int exec_call(struct xctx *x)
 {
     const struct isa_operand *rets = NULL, *args = NULL, *target;
     struct isa_warp *w = x->w;
-    uint32_t k = 0, fidx, group;
+    uint32_t k = 0, fidx = 0, group;
     int rc;
 
     if (!x->exec)

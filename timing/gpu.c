@@ -8,6 +8,7 @@
  * earliest next edge among core, interconnect, L2 and DRAM and ticks every
  * domain whose edge it is (in that fixed order), so runs are deterministic.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -492,8 +493,10 @@ static void run_mem_ticks(void *ctx, bool beside)
  */
 static void mem_tick(struct tm_gpu *g, uint8_t d)
 {
-    if (g->nmem_ticks == sizeof(g->mem_ticks))
-        tm_par_settle_side(&g->par);
+    if (g->nmem_ticks == sizeof(g->mem_ticks)) {
+        tm_par_settle_side(&g->par); /* runs them: run_mem_ticks empties the list */
+        assert(!g->nmem_ticks);      /* (what the compiler cannot see through the pointer) */
+    }
     g->mem_ticks[g->nmem_ticks++] = d;
     if (g->nmem_ticks == 1)
         tm_par_defer(&g->par, run_mem_ticks, g);
