@@ -68,6 +68,13 @@ struct mem_dram {
     struct dram_ent *ent; /* request pool, free slots chained from free_head */
     uint32_t ent_cap, free_head, nq;
     struct dram_bank *bank;
+    /*
+     * A bit per bank with queued requests (lwords words): a scan visits only
+     * these. An empty bank has no candidate and so no command, and skipping it
+     * changes nothing: its dirty flag stands until a push gives it work.
+     */
+    uint64_t *live;
+    uint32_t lwords;
     uint64_t *grp_col_ok; /* per bank group: last column command + CCDL */
     /* Channel-wide: last ACT + RRD, last column + CCD, write data end + CDLR, data bus free. */
     uint64_t act_ok, col_ok, rd_ok, bus_free;
@@ -172,10 +179,12 @@ struct mem_dram *mem_dram_create(const struct mem_dram_params *p, uint32_t id, s
     d->burst_cycles = (p->burst_length + p->data_cmd_ratio - 1) / p->data_cmd_ratio;
     d->free_head = NIL;
     d->bank = calloc(p->t.nbk, sizeof(*d->bank));
+    d->lwords = (p->t.nbk + 63) / 64;
+    d->live = calloc(d->lwords, sizeof(*d->live));
     d->grp_col_ok = calloc(p->t.nbkgrp, sizeof(*d->grp_col_ok));
     d->ent_cap = p->queue_size ? p->queue_size : 64;
     d->ent = malloc(d->ent_cap * sizeof(*d->ent));
-    if (!d->bank || !d->grp_col_ok || !d->ent)
+    if (!d->bank || !d->live || !d->grp_col_ok || !d->ent)
         goto out_free;
     chain_free(d, 0, d->ent_cap);
     for (uint32_t b = 0; b < p->t.nbk; b++) {
@@ -197,6 +206,7 @@ void mem_dram_destroy(struct mem_dram *d)
         return;
     free(d->ent);
     free(d->bank);
+    free(d->live);
     free(d->grp_col_ok);
     ps_ring_fini(&d->done);
     free(d);
@@ -258,6 +268,7 @@ void mem_dram_push(struct mem_dram *d, const struct mem_req *r)
         bk->head = i;
     bk->tail = i;
     bk->dirty = true;
+    d->live[e->req.bank / 64] |= 1ull << (e->req.bank % 64);
     d->next_scan = 0;
     d->nq++;
 }
@@ -336,6 +347,8 @@ static void retire(struct mem_dram *d, struct dram_bank *bk, uint32_t i, uint64_
         d->ent[e->next].prev = e->prev;
     else
         bk->tail = e->prev;
+    if (bk->head == NIL)
+        d->live[e->req.bank / 64] &= ~(1ull << (e->req.bank % 64));
     if (is_write(&e->req)) {
         d->st.writes++;
         d->st.write_bytes += e->req.bytes;
@@ -437,20 +450,26 @@ static struct dram_bank *scan(struct mem_dram *d, uint64_t *next)
     uint32_t best = NIL;
 
     channel_ready(d, ch);
-    /* Branch-free apart from the update: which bank wins is data, not control flow. */
-    for (uint32_t b = 0; b < d->p.t.nbk; b++) {
-        struct dram_bank *bk = &d->bank[b];
-        uint64_t ready, key;
+    /*
+     * The banks with requests, in bank order (a tie would go to the lower bank,
+     * but keys are unique). Branch-free apart from the update: which bank wins
+     * is data, not control flow.
+     */
+    for (uint32_t w = 0; w < d->lwords; w++)
+        for (uint64_t m = d->live[w]; m; m &= m - 1) {
+            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(m);
+            struct dram_bank *bk = &d->bank[b];
+            uint64_t ready, key;
 
-        if (bk->dirty)
-            bank_update(d, bk);
-        ready = max64(bk->local, ch[bk->cmd]);
-        ready = max64(ready, d->grp_col_ok[bk->grp] & bk->grp_mask);
-        key = ready <= d->now ? bk->key : NEVER;
-        first = ready > d->now && ready < first ? ready : first;
-        best = key < best_key ? b : best;
-        best_key = key < best_key ? key : best_key;
-    }
+            if (bk->dirty)
+                bank_update(d, bk);
+            ready = max64(bk->local, ch[bk->cmd]);
+            ready = max64(ready, d->grp_col_ok[bk->grp] & bk->grp_mask);
+            key = ready <= d->now ? bk->key : NEVER;
+            first = ready > d->now && ready < first ? ready : first;
+            best = key < best_key ? b : best;
+            best_key = key < best_key ? key : best_key;
+        }
     *next = first;
     return best == NIL ? NULL : &d->bank[best];
 }
