@@ -38,11 +38,13 @@ static _Thread_local uint32_t self;
 
 /*
  * Thread t's stripe, alone on its cache line. `claim` holds the round number
- * (24 bits), the round's index count and the next step k of the stripe (20
- * bits each; the index is t + k * T). A step is taken by a compare-and-swap
- * of the whole word, so a thread late from an earlier round can never take
- * one of a later round; fn and ctx sit in the round's parity slot, written
- * before the words are published. `done` is the round number (high 32
+ * (24 bits), the steps other threads took from the stripe's end and the next
+ * step k of the stripe's owner from its front (20 bits each; step k is index
+ * t + k * T). A step is taken by a compare-and-swap of the whole word, so a
+ * thread late from an earlier round can never take one of a later round, and
+ * the front and the back never take the same step; fn, ctx and the round's
+ * index count sit in the round's parity slot, written before the words are
+ * published. `done` is the round number (high 32
  * bits) and the indices this worker ran in it, stored when it has run them
  * (the caller counts its own); `round` and `ran` are the worker's copy.
  */
@@ -64,6 +66,7 @@ struct tm_pool {
     _Atomic int quit;
     _Atomic(tm_pool_fn) fn[2];
     _Atomic(void *) ctx[2];
+    _Atomic uint32_t n[2]; /* the round's index count */
 };
 
 #define IDX_BITS 20
@@ -77,28 +80,41 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Runs what is left of thread q's stripe in round `round`; returns how many it ran. */
+/*
+ * Runs what is left of thread q's stripe in round `round`; returns how many
+ * it ran. The owner takes its stripe from the front, the others take from
+ * the back (as in a work-stealing deque): the indices a thread steals are
+ * then the same few from round to round, so the SMs they name stay in its
+ * cache rather than moving between cores with whichever index came next.
+ */
 static uint32_t take(struct tm_pool *p, uint32_t q, uint32_t round)
 {
     struct stripe *s = &p->st[q];
     uint64_t v = atomic_load_explicit(&s->claim, memory_order_acquire);
+    bool own = q == self;
     uint32_t ran = 0;
 
     for (;;) {
-        uint32_t k = (uint32_t)(v & IDX_MASK), n = (uint32_t)(v >> IDX_BITS & IDX_MASK);
-        uint64_t i = q + (uint64_t)k * p->nthreads;
+        uint32_t k = (uint32_t)(v & IDX_MASK), back = (uint32_t)(v >> IDX_BITS & IDX_MASK);
         unsigned slot = (unsigned)(v >> (2 * IDX_BITS) & 1);
+        uint32_t n, len, step;
         tm_pool_fn fn;
         void *ctx;
 
-        if (i >= n || (uint32_t)(v >> (2 * IDX_BITS)) != round)
-            return ran; /* done, or a later round: its indices count there */
+        if ((uint32_t)(v >> (2 * IDX_BITS)) != round)
+            return ran; /* a later round: its indices count there */
+        n = atomic_load_explicit(&p->n[slot], memory_order_relaxed);
+        len = q < n ? (n - q + p->nthreads - 1) / p->nthreads : 0;
+        if (k + back >= len)
+            return ran; /* all taken */
+        step = own ? k : len - 1 - back;
         fn = atomic_load_explicit(&p->fn[slot], memory_order_relaxed);
         ctx = atomic_load_explicit(&p->ctx[slot], memory_order_relaxed);
-        if (!atomic_compare_exchange_weak_explicit(&s->claim, &v, v + 1, memory_order_acq_rel,
-                                                   memory_order_acquire))
+        if (!atomic_compare_exchange_weak_explicit(&s->claim, &v,
+                                                   own ? v + 1 : v + (UINT64_C(1) << IDX_BITS),
+                                                   memory_order_acq_rel, memory_order_acquire))
             continue; /* taken by another, or a new round: v holds the word now */
-        fn(ctx, (uint32_t)i);
+        fn(ctx, q + step * p->nthreads);
         ran++;
         v = atomic_load_explicit(&s->claim, memory_order_acquire);
     }
@@ -285,7 +301,8 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
     p->round = (p->round + 1) & ROUND_MASK;
     atomic_store_explicit(&p->fn[p->round & 1], fn, memory_order_relaxed);
     atomic_store_explicit(&p->ctx[p->round & 1], ctx, memory_order_relaxed);
-    word = (uint64_t)p->round << (2 * IDX_BITS) | (uint64_t)n << IDX_BITS;
+    atomic_store_explicit(&p->n[p->round & 1], n, memory_order_relaxed);
+    word = (uint64_t)p->round << (2 * IDX_BITS);
     for (uint32_t t = 0; t < p->nthreads; t++)
         atomic_store_explicit(&p->st[t].claim, word, memory_order_release);
     atomic_fetch_add(&p->gen, 1); /* sequentially consistent against the sleepers count */
