@@ -114,19 +114,15 @@ static void take_delta(struct tm_sm *s)
     _Static_assert(PS_NCOUNTERS(s->delta) <= 256, "delta_at holds 8-bit indices");
     _Static_assert(sizeof(s->delta) == sizeof(s->k) && sizeof(s->before) == sizeof(s->k),
                    "delta, k and before are the same counters");
-    /* two passes: the subtraction alone vectorises (an SM sleeps every few cycles on a
-     * memory-bound kernel, and this ran at every sleep) */
-    for (uint32_t i = 0; i < PS_NCOUNTERS(s->delta); i++)
-        d[i] = k[i] - b[i];
     s->ndelta = 0;
     for (uint32_t i = 0; i < PS_NCOUNTERS(s->delta); i++) {
-        if (!d[i])
+        d[i] = k[i] - b[i];
+        if (!d[i] || s->ndelta > TM_SPARSE)
             continue;
-        if (s->ndelta == TM_SPARSE) {
+        if (s->ndelta == TM_SPARSE)
             s->ndelta = TM_SPARSE + 1; /* dense: repeat_delta adds them all */
-            break;
-        }
-        s->delta_at[s->ndelta++] = (uint8_t)i;
+        else
+            s->delta_at[s->ndelta++] = (uint8_t)i;
     }
 }
 
