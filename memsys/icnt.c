@@ -140,9 +140,9 @@ static void ring_pop(struct ps_ring *r)
 
 static uint32_t nflits_of(const struct mem_icnt *n, uint32_t bytes)
 {
+    uint64_t up = (uint64_t)bytes + n->p.flit_bytes - 1;
     /* a shift for the usual power-of-two flit: the room check runs millions of times a second */
-    uint64_t f = n->flit_shift >= 0 ? ((uint64_t)bytes + n->p.flit_bytes - 1) >> n->flit_shift
-                                    : ((uint64_t)bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
+    uint64_t f = n->flit_shift >= 0 ? up >> n->flit_shift : up / n->p.flit_bytes;
 
     return f ? (uint32_t)f : 1;
 }

@@ -81,17 +81,17 @@ static inline void cpu_relax(void)
 }
 
 /*
- * Runs what is left of thread q's stripe in round `round`; returns how many
- * it ran. The owner takes its stripe from the front, the others take from
- * the back (as in a work-stealing deque): the indices a thread steals are
- * then the same few from round to round, so the SMs they name stay in its
- * cache rather than moving between cores with whichever index came next.
+ * Runs what is left of thread q's stripe in round `round` (own: the caller
+ * is q); returns how many it ran. The owner takes its stripe from the front,
+ * the others take from the back (as in a work-stealing deque): the indices
+ * a thread steals are then the same few from round to round, so the SMs they
+ * name stay in its cache rather than moving between cores with whichever
+ * index came next.
  */
-static uint32_t take(struct tm_pool *p, uint32_t q, uint32_t round)
+static uint32_t take(struct tm_pool *p, uint32_t q, uint32_t round, bool own)
 {
     struct stripe *s = &p->st[q];
     uint64_t v = atomic_load_explicit(&s->claim, memory_order_acquire);
-    bool own = q == self;
     uint32_t ran = 0;
 
     for (;;) {
@@ -126,7 +126,7 @@ static uint32_t take_all(struct tm_pool *p, uint32_t t, uint32_t round)
     uint32_t ran = 0;
 
     for (uint32_t j = 0; j < p->nthreads; j++)
-        ran += take(p, (t + j) % p->nthreads, round);
+        ran += take(p, (t + j) % p->nthreads, round, j == 0);
     return ran;
 }
 
