@@ -177,6 +177,7 @@ static int memory(const struct ps_config *c, struct tm_params *p, struct ps_err 
     p->icnt_in_flits = c->ptxsim_icnt_in_buffer_flits;
     p->eject_pkts = c->gpgpu_n_cluster_ejection_buffer_size;
     p->sector_replies = c->ptxsim_sector_replies;
+    p->sm_sleep = c->ptxsim_sm_sleep;
     return 0;
 }
 

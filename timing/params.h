@@ -67,6 +67,7 @@ struct tm_params {
     /* Interconnect. */
     uint32_t flit_bytes, icnt_latency, icnt_in_flits, eject_pkts;
     bool sector_replies;
+    bool sm_sleep; /* SMs skip the cycles that cannot change anything (-ptxsim_sm_sleep) */
     /* Clocks in MHz: core, interconnect, L2, DRAM (command clock). */
     double clk[4];
     /* Policies (names point into the configuration, which outlives the GPU). */

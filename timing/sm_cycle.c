@@ -267,13 +267,13 @@ static void cycle_tail(struct tm_sm *s)
     /* Per-line stalls are counted cycle by cycle, so a profiled SM never skips cycles. */
     s->quiet = !c->sum.issued && !c->active && s->nctas && !s->lines;
     s->quiet_stuck = !c->sum.issued && !c->moving && !fetched && c->stuck && s->nctas && !s->lines;
-    if (c->was_quiet && s->quiet)
+    if (c->was_quiet && s->quiet && !c->turns)
         wake = wake_time(s);
     if (wake == now + 1 && (c->was_quiet || c->was_stuck) && s->quiet_stuck) {
         wake = stuck_wake_time(s, &c->stk);
         stuck = true;
     }
-    if (wake > now + 1) {
+    if (wake > now + 1 && s->prm->sm_sleep) {
         s->sleep_until = wake;
         s->stuck = stuck;
         s->stk = c->stk;
@@ -290,6 +290,7 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
     c->open = false;
     c->ndef = 0;
     c->nplain = 0;
+    c->turns = false;
     c->next_sid = s->prm->nsched;
     c->sum = (struct tm_cycle_sum){false, false, false};
     s->in_par = par;

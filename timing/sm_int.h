@@ -101,6 +101,14 @@ struct split_cycle {
     bool moving;    /* active but for queued requests due (a reply, a miss sent) */
     bool was_stuck; /* the last cycle was quiet_stuck */
     bool stuck;     /* the LD/ST unit only repeats stk (tm_ldst_stuck) */
+    /*
+     * A scoreboard verdict was taken afresh this cycle (tm_sb_check), so the
+     * next cycle's counts may differ with nothing else changing: the first
+     * cycle of a wait on a load counts a data stall and the next ones a miss,
+     * and a warp's wait on a load (long_wait) reads the verdict cached here.
+     * Such a cycle's counts are not repeated by sleeping.
+     */
+    bool turns;
     struct tm_ldst_stuck stk;
     struct tm_cycle_sum sum;
     struct deferred *def; /* one per scheduler */

@@ -89,6 +89,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
     wait = tm_sb_check(&h->sb, h->reg_base, c->ii, s->now);
     if (wait != TM_SB_READY) {
         r->stable = false; /* the verdict is cached (or the first miss cycle seen) only now */
+        s->cyc.turns = true;
         return sb_why(wait);
     }
     r->read_ldst |= c->ii->is_mem;

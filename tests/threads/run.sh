@@ -2,7 +2,8 @@
 # Parallel timing simulation is deterministic (-ptxsim_threads, docs/timing.md "Parallel
 # simulation"): each run below goes at 1, 2 and 4 threads on gtx480 at size `test`; the
 # statistics JSON (wall_s, sim_rate and the option dump aside) and the program's stdout
-# must be byte-identical across the thread counts.
+# must be byte-identical across the thread counts, and to a fourth run at one thread with
+# -ptxsim_sm_sleep 0 (every SM cycle simulated: sleeping through cycles must change nothing).
 # The set is a representative subset of the workload suite, chosen to cover what the SMs
 # share: a memory-bound program (kmeans), a compute-bound one with shared memory and
 # barriers (sgemm), global atomics (histogram), an irregular graph (bfs), an OpenCL program
@@ -77,19 +78,21 @@ for r in "${runs[@]}"; do
     IFS='|' read -r w opts <<<"$r"
     prog="$bin/$w"
     [ -x "$tmp/$w" ] && prog="$tmp/$w"
-    for t in 1 2 4; do
+    for t in 1 2 4 nosleep; do
         d="$tmp/$n.$t"
         mkdir -p "$d"
+        topt="-o ptxsim_threads=$t"
+        [ $t = nosleep ] && topt="-o ptxsim_threads=1 -o ptxsim_sm_sleep=0"
         (cd "$d" && timeout 300 "$PTXSIM" run --config gtx480 --mode timing -o ptxsim_print_stats=0 \
-            -o ptxsim_threads=$t $opts --stats "$d/s.json" -- "$prog" test >"$d/out" 2>"$d/err")
+            $topt $opts --stats "$d/s.json" -- "$prog" test >"$d/out" 2>"$d/err")
         echo "rc=$?" >>"$d/out"
         python3 -c "$strip" "$d/s.json" >"$d/s.txt" 2>>"$d/err" || echo "no statistics" >>"$d/s.txt"
     done
     ok=1
-    for t in 2 4; do
+    for t in 2 4 nosleep; do
         if ! cmp -s "$tmp/$n.1/s.txt" "$tmp/$n.$t/s.txt" || ! cmp -s "$tmp/$n.1/out" "$tmp/$n.$t/out"; then
             ok=0
-            echo "FAIL: $w $opts: $t threads differ from 1:"
+            echo "FAIL: $w $opts: $t differs from 1 thread:"
             diff "$tmp/$n.1/s.txt" "$tmp/$n.$t/s.txt" | head -10
             diff "$tmp/$n.1/out" "$tmp/$n.$t/out" | head -5
         fi
@@ -99,7 +102,7 @@ for r in "${runs[@]}"; do
         echo "FAIL: $w $opts did not run:"
         head -5 "$tmp/$n.1/err"
     fi
-    [ $ok = 1 ] && echo "PASS: $w $opts (1, 2, 4 threads identical)" || fail=$((fail + 1))
+    [ $ok = 1 ] && echo "PASS: $w $opts (1, 2, 4 threads and no sleeping identical)" || fail=$((fail + 1))
     n=$((n + 1))
 done
 echo "$((n - fail)) passed, $fail failed"
