@@ -293,6 +293,11 @@ bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm)
     return mem_icnt_ready(ms->reply, sm);
 }
 
+const struct mem_req *mem_system_peek_reply(const struct mem_system *ms, uint32_t sm)
+{
+    return mem_icnt_peek(ms->reply, sm);
+}
+
 void mem_system_icnt_cycle(struct mem_system *ms)
 {
     mem_icnt_cycle(ms->req);

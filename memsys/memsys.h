@@ -66,6 +66,8 @@ void mem_system_send(struct mem_system *ms, uint32_t sm, struct mem_req *r);
 bool mem_system_pop_reply(struct mem_system *ms, uint32_t sm, struct mem_req *out);
 /* A reply waits for SM sm. */
 bool mem_system_reply_ready(const struct mem_system *ms, uint32_t sm);
+/* The reply at the head of SM sm's port, or NULL if none can be popped yet. */
+const struct mem_req *mem_system_peek_reply(const struct mem_system *ms, uint32_t sm);
 /*
  * SMs may be stepped in parallel: can_send counts a refusal at the SM's own
  * input and pop_reply touches only the SM's own port (mem_icnt.h). room is

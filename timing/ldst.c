@@ -289,6 +289,17 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
     return any;
 }
 
+bool tm_ldst_skip_sectors(struct tm_ldst *u)
+{
+    const struct mem_req *r;
+    struct mem_req x;
+
+    while ((r = mem_system_peek_reply(u->env.ms, u->env.sm)) && r->parts_left &&
+           r->type != MEM_WRITE)
+        mem_system_pop_reply(u->env.ms, u->env.sm, &x);
+    return mem_system_reply_ready(u->env.ms, u->env.sm);
+}
+
 /* The L1s by index, in send_miss's order: instruction, constant, texture, data. */
 static struct mem_cache *l1_by_index(const struct tm_ldst *u, uint32_t k)
 {

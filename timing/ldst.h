@@ -102,6 +102,13 @@ void tm_ldst_rec_dst(struct tm_ldst *u, uint32_t rec, uint32_t reg);
 
 /* Replies fill the L1s, answered requests complete. Returns whether anything did. */
 bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now);
+/*
+ * Pops the replies at the head of the SM's port that tm_ldst_take_replies
+ * would pass over (a sector of a split answer other than its line's last:
+ * the line fills with the last), so a sleeping SM need not wake for them;
+ * whether a reply is still ready.
+ */
+bool tm_ldst_skip_sectors(struct tm_ldst *u);
 /* One L1 miss onto the interconnect. Returns whether one went. */
 bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now);
 /*

@@ -134,7 +134,7 @@ static bool asleep(struct tm_sm *s, uint64_t now, struct split_cycle *c)
 {
     if (now >= s->sleep_until)
         return false;
-    if (!mem_system_reply_ready(s->env.ms, s->id) &&
+    if (!(mem_system_reply_ready(s->env.ms, s->id) && tm_ldst_skip_sectors(s->ldst)) &&
         !(s->stuck && tm_ldst_unstuck(s->ldst, &s->stk))) {
         repeat_delta(s);
         if (s->stuck)
