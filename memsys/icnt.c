@@ -51,6 +51,12 @@ struct icnt_in {
     uint64_t stalls;  /* pushes refused here (the sender's own count: see mem_icnt_get_stats) */
     /* the head packet's nflits and dst: read at every flit, the packet seldom in the cache */
     uint32_t head_flits, head_dst;
+    /*
+     * Pushed since the network's counts last took them in (take_pushes):
+     * flits, and whether the input went from empty to holding a packet.
+     */
+    uint32_t pend_flits;
+    bool fresh;
 };
 
 /* What the cycle keeps per output. */
@@ -113,8 +119,8 @@ struct mem_icnt {
      */
     uint64_t *busy;
     uint32_t *renew;  /* inputs whose head packet finished this cycle */
-    uint64_t nflits;  /* flits buffered over all inputs */
-    uint32_t nactive; /* inputs with flits buffered */
+    uint64_t nflits;  /* flits buffered over all inputs (as of the last take_pushes) */
+    uint32_t nactive; /* inputs with flits buffered (likewise) */
     struct mem_icnt_stats st;
     struct mem_icnt_stats *stp; /* &st, writable from the const get_stats (the inputs' refusals) */
 };
@@ -271,11 +277,33 @@ void mem_icnt_push(struct mem_icnt *n, uint32_t src, uint32_t dst, const struct 
     if (in->q.n == 1) {
         in->head_flits = x.nflits;
         in->head_dst = dst;
-        want_set(n, dst, src);
-        n->nactive++;
+        in->fresh = true;
     }
     in->flits += x.nflits;
-    n->nflits += x.nflits;
+    in->pend_flits += x.nflits;
+}
+
+/*
+ * The pushes since the last cycle join the network's counts and its
+ * outputs' wants. A push touches only its own input, so pushers to
+ * different inputs may run in parallel (mem_icnt.h); the counts and wants
+ * it changes are sums and bits, the same in any order.
+ */
+static void take_pushes(struct mem_icnt *n)
+{
+    for (uint32_t i = 0; i < n->p.nin; i++) {
+        struct icnt_in *in = &n->in[i];
+
+        if (!in->pend_flits)
+            continue;
+        n->nflits += in->pend_flits;
+        in->pend_flits = 0;
+        if (in->fresh) {
+            in->fresh = false;
+            want_set(n, in->head_dst, i);
+            n->nactive++;
+        }
+    }
 }
 
 /* First input at or after the output's round-robin start that wants it, or NO_INPUT. */
@@ -365,8 +393,10 @@ static bool serve_output(struct mem_icnt *n, uint32_t o, uint32_t *nrenew)
 
 void mem_icnt_cycle(struct mem_icnt *n)
 {
-    uint32_t nrenew = 0, sent = 0, active = n->nactive;
+    uint32_t nrenew = 0, sent = 0, active;
 
+    take_pushes(n);
+    active = n->nactive;
     n->st.cycles++;
     if (n->nflits) {
         /* in output order, as every output were served: an idle one does nothing */
@@ -530,6 +560,9 @@ bool mem_icnt_busy(const struct mem_icnt *n)
 {
     if (n->nflits)
         return true;
+    for (uint32_t i = 0; i < n->p.nin; i++)
+        if (n->in[i].pend_flits)
+            return true;
     for (uint32_t o = 0; o < n->p.nout; o++)
         if (n->out[o].arrived != n->port[o].popped)
             return true;

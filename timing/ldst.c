@@ -71,13 +71,6 @@ struct tm_ldst {
     /* Local-memory layout of the running kernel (local_addr): padded CTA size, GPU threads. */
     uint64_t local_cta_threads, local_threads;
     struct tm_line_prog *lines;
-    /*
-     * In the parallel part of a split cycle (tm_ldst_set_par) the unit
-     * touches only its own interconnect ports (the replies it pops, the sends
-     * refused): the miss it sends is pushed in SM order (tm_ldst_settle).
-     */
-    bool in_par, send_ok;
-    struct mem_req send;
     bool moved; /* this cycle's tm_ldst_cycle moved a queued request on (tm_ldst_stuck) */
 };
 
@@ -321,40 +314,17 @@ bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now)
         mem_cache_pop_miss(c, &r);
         r.t_issue = now;
         r.sm = (uint16_t)u->env.sm;
-        if (u->in_par) { /* the network's shared state is touched in SM order (tm_ldst_settle) */
-            u->send = r;
-            u->send_ok = true;
-        } else {
-            mem_system_send(u->env.ms, u->env.sm, &r);
-        }
+        /* (in parallel too: a send touches only this SM's input, mem_icnt.h) */
+        mem_system_send(u->env.ms, u->env.sm, &r);
         u->send_rr = (u->send_rr + k + 1) % 4;
         return true;
     }
     return false;
 }
 
-void tm_ldst_set_par(struct tm_ldst *u, bool on)
+void tm_ldst_prefetch(const struct tm_ldst *u)
 {
-    if (on)
-        u->send_ok = false;
-    u->in_par = on;
-}
-
-bool tm_ldst_held(const struct tm_ldst *u)
-{
-    return u->send_ok;
-}
-
-void tm_ldst_settle(struct tm_ldst *u)
-{
-    if (u->send_ok)
-        mem_system_send(u->env.ms, u->env.sm, &u->send);
-    u->send_ok = false;
-}
-
-void tm_ldst_prefetch_settle(const struct tm_ldst *u)
-{
-    __builtin_prefetch(&u->send, 1);
+    __builtin_prefetch(&u->ldq_at, 1);
 }
 
 void tm_ldst_hold(struct tm_ldst *u, uint64_t until)

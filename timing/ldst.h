@@ -112,16 +112,11 @@ bool tm_ldst_skip_sectors(struct tm_ldst *u);
 /* One L1 miss onto the interconnect. Returns whether one went. */
 bool tm_ldst_send_miss(struct tm_ldst *u, uint64_t now);
 /*
- * Parallel stepping (docs/timing.md): with set_par on, take_replies and
- * send_miss touch only this SM's ports and hold the send for
- * tm_ldst_settle, called in SM order (tm_ldst_held: one is held);
- * set_par(on) clears it.
+ * Parallel stepping (docs/timing.md): take_replies, skip_sectors and
+ * send_miss touch only this SM's own ports of the interconnect.
  */
-void tm_ldst_set_par(struct tm_ldst *u, bool on);
-bool tm_ldst_held(const struct tm_ldst *u);
-void tm_ldst_settle(struct tm_ldst *u);
-/* Starts fetching what tm_ldst_settle reads and writes (tm_sm_prefetch_ordered). */
-void tm_ldst_prefetch_settle(const struct tm_ldst *u);
+/* Starts fetching what the unit reads first in a cycle (tm_sm_prefetch_begin). */
+void tm_ldst_prefetch(const struct tm_ldst *u);
 /* The LD/ST unit takes no instruction before `until` (a deferred memory issue holds it). */
 void tm_ldst_hold(struct tm_ldst *u, uint64_t until);
 /* Queued requests are due by the next cycle (they keep the SM awake). */

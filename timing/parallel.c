@@ -331,8 +331,21 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
 /* SMs a thread's marks name: up to 256, beyond that every SM takes the ordered part. */
 #define MARK_WORDS 4u
 
+/* An SM's instruction counts of one cycle, for its launch (tm_sm_take_counts). */
+struct tm_par_count {
+    struct isa_launch *L;
+    uint64_t warp_insts, thread_insts;
+    uint32_t sm;
+};
+
+/*
+ * Per thread: the SMs it ran that need the ordered part (a bit each), and
+ * the counts of those that do not, which run_ordered adds in SM order.
+ */
 struct tm_par_marks {
     uint64_t w[MARK_WORDS];
+    uint32_t ncounts;
+    struct tm_par_count counts[64 * MARK_WORDS];
 } __attribute__((aligned(64)));
 
 /*
@@ -464,8 +477,41 @@ static void begin_one(void *ctx, uint32_t i)
     if (i + c->stride < c->n)
         tm_sm_prefetch_begin(c->sm[i + c->stride]);
     tm_sm_cycle_begin(c->sm[i], c->now, true);
-    if (c->marks && tm_sm_needs_ordered(c->sm[i]))
-        c->marks[tm_pool_self()].w[i / 64] |= 1ull << (i % 64);
+    if (c->marks) {
+        struct tm_par_marks *m = &c->marks[tm_pool_self()];
+        struct tm_par_count *k = &m->counts[m->ncounts];
+
+        if (tm_sm_needs_ordered(c->sm[i]))
+            m->w[i / 64] |= 1ull << (i % 64);
+        else if (tm_sm_take_counts(c->sm[i], &k->L, &k->warp_insts, &k->thread_insts))
+            k->sm = i, m->ncounts++;
+    }
+}
+
+/* The counts the round's threads took (the SMs without an ordered part), by SM. */
+static uint32_t gather_counts(struct tm_par *p, const struct cycle_ctx *c,
+                              struct tm_par_count **out)
+{
+    uint32_t n = 0;
+
+    for (uint32_t t = 0; t < tm_pool_threads(p->pool); t++) {
+        for (uint32_t j = 0; j < c->marks[t].ncounts; j++) {
+            struct tm_par_count *x = &c->marks[t].counts[j];
+            uint32_t k = n++;
+
+            for (; k > 0 && out[k - 1]->sm > x->sm; k--) /* insertion: a few, mostly in order */
+                out[k] = out[k - 1];
+            out[k] = x;
+        }
+        c->marks[t].ncounts = 0;
+    }
+    return n;
+}
+
+static void add_counts(const struct tm_par_count *x)
+{
+    x->L->warp_insts += x->warp_insts;
+    x->L->thread_insts += x->thread_insts;
 }
 
 void tm_par_settle_side(struct tm_par *p)
@@ -511,7 +557,8 @@ void tm_par_settle(struct tm_par *p, struct tm_sm **sm, uint32_t n)
 static int run_ordered(struct tm_par *p, const struct cycle_ctx *c, bool *wrote)
 {
     uint64_t todo[MARK_WORDS] = {0};
-    uint32_t nw = (c->n + 63) / 64, i = 0;
+    uint32_t nw = (c->n + 63) / 64, i = 0, ncounts, next = 0;
+    struct tm_par_count *counts[64 * MARK_WORDS];
     int rc;
 
     if (!c->marks) { /* every SM, one by one */
@@ -527,15 +574,25 @@ static int run_ordered(struct tm_par *p, const struct cycle_ctx *c, bool *wrote)
             todo[w] |= c->marks[t].w[w];
             c->marks[t].w[w] = 0;
         }
+    /*
+     * The counts of the SMs before each one join the launch before its
+     * ordered part, as sequentially (an instruction reading %globaltimer
+     * there sees them); those after the last, at the end.
+     */
+    ncounts = gather_counts(p, c, counts);
     for (uint32_t w = 0; w < nw; w++)
         for (uint64_t b = todo[w]; b; b &= b - 1)
             tm_sm_prefetch_ordered(c->sm[w * 64 + (uint32_t)__builtin_ctzll(b)]);
     for (uint32_t w = 0; w < nw; w++)
         for (uint64_t b = todo[w]; b; b &= b - 1) {
             i = w * 64 + (uint32_t)__builtin_ctzll(b);
+            for (; next < ncounts && counts[next]->sm < i; next++)
+                add_counts(counts[next]);
             if ((rc = tm_sm_cycle_ordered(c->sm[i], true, wrote)))
                 goto fail;
         }
+    for (; next < ncounts; next++)
+        add_counts(counts[next]);
     return 0;
 fail:
     /* as sequentially: the SMs before it finish the cycle, those after never ran */

@@ -65,8 +65,8 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now);
  * only its own state and defers the issue of instructions whose effects
  * reach beyond the SM, except global loads that only read, which it runs),
  * then tm_sm_cycle_ordered(s, true, &wrote) in SM order for each SM that
- * tm_sm_needs_ordered names (the deferred issues, the held send, the
- * instruction counts; wrote starts false each cycle and tells the later SMs
+ * tm_sm_needs_ordered names (the deferred issues and the loads run early;
+ * wrote starts false each cycle and tells the later SMs
  * that global memory may have changed under the loads the first part ran,
  * which they then read again), then tm_sm_cycle_end for all SMs at once
  * (fetch, the cycle's classification). The result is that of tm_sm_cycle
@@ -75,8 +75,15 @@ int tm_sm_cycle(struct tm_sm *s, uint64_t now);
  */
 void tm_sm_set_parallel(struct tm_sm *s, bool on);
 int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par);
-/* The first part left work for the ordered part (else that part changes nothing). */
+/*
+ * The first part left work for the ordered part. If it did not, that part
+ * would only add the SM's instruction counts of the cycle to its launch's:
+ * tm_sm_take_counts hands them over instead (false: none), and the caller
+ * adds them to *L in SM order among the SMs that take the ordered part.
+ */
 bool tm_sm_needs_ordered(const struct tm_sm *s);
+bool tm_sm_take_counts(struct tm_sm *s, struct isa_launch **L, uint64_t *warp_insts,
+                       uint64_t *thread_insts);
 int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote);
 /*
  * Starts fetching the state tm_sm_cycle_ordered reads first. The other

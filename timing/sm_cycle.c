@@ -231,7 +231,6 @@ static int cycle_head(struct tm_sm *s, uint64_t now)
     for (uint32_t i = 0; i < s->prm->nsched; i++)
         __builtin_prefetch(&s->memo[i]);
     __builtin_prefetch(s->sepoch);
-    tm_ldst_set_par(s->ldst, s->in_par);
     if (!s->in_par)
         fold_in(s);
     if (s->nctas)
@@ -299,8 +298,6 @@ int tm_sm_cycle_begin(struct tm_sm *s, uint64_t now, bool par)
     c->rc = cycle_head(s, now);
     /* every cycle too: the pops a reply tick beside the next cycle counts (mem_icnt.h) */
     mem_system_publish_pops(s->env.ms, s->id);
-    if (c->open)
-        tm_ldst_set_par(s->ldst, false);
     s->in_par = false;
     return c->rc;
 }
@@ -313,8 +310,19 @@ bool tm_sm_needs_ordered(const struct tm_sm *s)
         return true;
     if (!c->open)
         return false;
-    return c->ndef || c->nplain || c->next_sid < s->prm->nsched || tm_ldst_held(s->ldst) ||
-           (s->Lreal && (s->Lv.warp_insts || s->Lv.thread_insts));
+    return c->ndef || c->nplain || c->next_sid < s->prm->nsched;
+}
+
+bool tm_sm_take_counts(struct tm_sm *s, struct isa_launch **L, uint64_t *warp_insts,
+                       uint64_t *thread_insts)
+{
+    if (!s->Lreal || !(s->Lv.warp_insts || s->Lv.thread_insts))
+        return false;
+    *L = s->Lreal;
+    *warp_insts = s->Lv.warp_insts;
+    *thread_insts = s->Lv.thread_insts;
+    s->Lv.warp_insts = s->Lv.thread_insts = 0;
+    return true;
 }
 
 /*
@@ -340,14 +348,13 @@ void tm_sm_prefetch_begin(const struct tm_sm *s)
     __builtin_prefetch(&s->sleep_until, 1);
     __builtin_prefetch(&s->k, 1);
     __builtin_prefetch(&s->now, 1);
-    tm_ldst_prefetch_settle(s->ldst);
+    tm_ldst_prefetch(s->ldst);
 }
 
 void tm_sm_prefetch_ordered(const struct tm_sm *s)
 {
     __builtin_prefetch(&s->cyc, 1);
     __builtin_prefetch(&s->Lv, 1);
-    tm_ldst_prefetch_settle(s->ldst);
 }
 
 int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote)
@@ -357,10 +364,8 @@ int tm_sm_cycle_ordered(struct tm_sm *s, bool par, bool *wrote)
 
     if (!c->open) /* asleep or idle: nothing held, nothing deferred, nothing counted */
         return rc;
-    if (par) {
+    if (par)
         fold_in(s);
-        tm_ldst_settle(s->ldst);
-    }
     if (!rc)
         rc = reload_plain(s, *wrote);
     for (uint32_t i = 0; !rc && i < c->ndef; i++) {
