@@ -351,13 +351,15 @@ struct tm_par_marks {
 /*
  * Cycles per timing window; windows run with the faster mode between
  * comparisons (RUN_WINDOWS, doubled up to RUN_WINDOWS_MAX while parallel keeps
- * losing); and the margin parallel must win by, since one window's wall time
- * on a loaded machine is noisy and a wrong "parallel" costs more than a wrong
+ * losing, and up to WIN_WINDOWS_MAX while it keeps winning: each comparison
+ * runs two windows without the threads); and the margin parallel must win by, since one window's
+ * wall time on a loaded machine is noisy and a wrong "parallel" costs more than a wrong
  * "sequential" (a descheduled worker stalls every cycle of the run).
  */
 #define WINDOW_CYCLES 4096u
 #define RUN_WINDOWS 32u
 #define RUN_WINDOWS_MAX 1024u
+#define WIN_WINDOWS_MAX 256u
 #define PAR_MARGIN 0.95
 /* Cycles stepped sequentially, without looking, once fewer than two SMs hold CTAs. */
 #define SEQ_CYCLES 64u
@@ -403,12 +405,19 @@ static void window_edge(struct tm_par *p)
     case 3:
         p->t_seq += el;
         p->fast = p->t_par < PAR_MARGIN * p->t_seq;
-        if (p->fast)
-            p->run = RUN_WINDOWS;
-        else if (p->run < RUN_WINDOWS_MAX)
-            p->run *= 2;
+        if (p->fast) {
+            p->run = RUN_WINDOWS; /* a loss after this one starts the doubling over */
+            p->win_run = !p->win_run                    ? RUN_WINDOWS
+                         : p->win_run < WIN_WINDOWS_MAX ? 2 * p->win_run
+                                                        : p->win_run;
+            p->left = p->win_run;
+        } else {
+            p->win_run = 0;
+            if (p->run < RUN_WINDOWS_MAX)
+                p->run *= 2;
+            p->left = p->run;
+        }
         p->stage = 4;
-        p->left = p->run;
         break;
     default:
         if (!--p->left)

@@ -47,6 +47,7 @@ struct tm_par {
     bool fast;     /* stage 4: parallel was faster */
     uint32_t left; /* windows of stage 4 before the next comparison */
     uint32_t run;  /* stage-4 length: doubles each time parallel loses (a loaded machine) */
+    uint32_t win_run;        /* ... and each time it wins again (0: it lost last) */
     double t0, t_seq, t_par; /* the comparison's sequential and parallel windows, summed */
     bool pending;       /* the SMs' last parallel cycle left its end part for later */
     uint64_t seq_until; /* fewer than two SMs held CTAs: sequential until this cycle */
