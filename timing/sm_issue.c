@@ -31,11 +31,16 @@ _Static_assert(ST_AT(st_fetch) == 8 * (W_FETCH - W_SYNC) &&
 /*
  * What a scheduler pass read, for repeating it (struct sched_memo): until
  * is the first cycle at which a time comparison it made turns; stable is
- * false when the pass changed state it reads (a scoreboard verdict, an
- * I-buffer) or read something the epoch does not cover.
+ * false when the pass changed state it reads (an I-buffer, the first cycle
+ * of a wait on a load) or read something the epoch does not cover.
+ * refreshed: a scoreboard verdict was taken afresh and cached; the next pass
+ * reads the same verdict from the cache, and the pass stands if the views'
+ * waits on loads, which read that cache before it was refreshed, come out
+ * the same after (views_stand).
  */
 struct pass_rec {
     bool stable;
+    bool refreshed;
     bool read_ldst;    /* a warp's verdict depended on whether the LD/ST unit accepts */
     uint32_t nrefused; /* ... and so many were refused: W_MSHR or W_STRUCT by ldst_fail */
     uint64_t until;
@@ -67,6 +72,7 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
                          struct pass_rec *r)
 {
     enum tm_sb_wait wait;
+    bool seen;
 
     if (h->state != ISA_WARP_READY)
         return W_SYNC;
@@ -86,10 +92,16 @@ static enum why classify(struct tm_sm *s, struct hwarp *h, bool ldst_fail, struc
         r->stable = false;
         return W_FETCH;
     }
+    seen = h->sb.dmiss_seen;
     wait = tm_sb_check(&h->sb, h->reg_base, c->ii, s->now);
     if (wait != TM_SB_READY) {
-        r->stable = false; /* the verdict is cached (or the first miss cycle seen) only now */
         s->cyc.turns = true;
+        if (!seen && h->sb.dmiss_seen) {
+            r->stable = false; /* the first cycle of a wait on a load: a miss from the next on */
+        } else {
+            r->refreshed = true; /* cached now: the next pass reads the same verdict */
+            rec_until(r, s->now, h->sb.blk_until);
+        }
         return sb_why(wait);
     }
     r->read_ldst |= c->ii->is_mem;
@@ -404,6 +416,22 @@ int tm_sm_issue_deferred(struct tm_sm *s, const struct deferred *d)
     return rc;
 }
 
+/*
+ * The waits on loads of the pass's views (fill_views read them before its
+ * verdicts were cached) are what the next pass would read.
+ */
+static bool views_stand(struct tm_sm *s, uint32_t nv)
+{
+    for (uint32_t k = 0; k < nv; k++) {
+        const struct pol_warp_view *v = &s->views[k];
+        struct hwarp *h = &s->wp[v->slot];
+
+        if (v->long_wait != (h->w && long_wait(s, h)))
+            return false;
+    }
+    return true;
+}
+
 /* A pass may be repeated: the policy's order allows it and nothing else reads more. */
 static bool repeatable(const struct tm_sm *s)
 {
@@ -495,7 +523,7 @@ static void remember_pass(struct tm_sm *s, uint32_t sid, bool ldst_fail, const s
 int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycle_sum *sum)
 {
     const struct pol_warp_sched_ops *ws = s->env.ws;
-    struct pass_rec rec = {repeatable(s), false, 0, TM_NEVER};
+    struct pass_rec rec = {repeatable(s), false, false, 0, TM_NEVER};
     struct tm_cycle_sum mine = {false, false, false};
     uint32_t why[TM_SCHED_WHYS] = {0}, nv, n;
 
@@ -552,6 +580,8 @@ int tm_sm_schedule(struct tm_sm *s, uint32_t sid, bool ldst_fail, struct tm_cycl
         sum->issued = true;
         return 0;
     }
+    if (rec.stable && rec.refreshed && !views_stand(s, nv))
+        rec.stable = false;
     remember_pass(s, sid, ldst_fail, &rec, why, mine.mem_wait, mine.structural);
     return 0;
 }
