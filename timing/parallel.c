@@ -1,20 +1,18 @@
 /*
  * The worker pool of the parallel phase (timing/parallel.h).
  *
- * One round: the caller publishes (fn, ctx, n) and bumps the generation.
- * Thread t (the caller is 0) owns the stripe of indices t, t + T, t + 2T, ...
- * (T threads) and takes them from a claim word on its own cache line, so a
- * round costs each thread a few uncontended atomics instead of one contended
- * one per index (rounds come once per simulated cycle, microseconds apart,
- * and with one shared counter the cache-line traffic cost as much as the
- * SMs' work). A thread done with its stripe takes what is left of the
- * others' (a descheduled worker does not stall the round). The round ends
- * when the threads' counts of indices run add up to n; a worker publishes
- * its count once, when it finds nothing left to take, on a line of its own
- * (counting index by index beside the claim word, the worker's every
- * increment missed the line the caller was polling). Workers spin on the
- * generation for a short while, then sleep on a condition variable, so that
- * idle or descheduled workers do not burn a core that another process needs.
+ * One round: the caller publishes (fn, ctx, n) and a new round number in
+ * every thread's claim word. Thread t (the caller is 0) owns the stripe of indices t, t + T, t +
+ * 2T, ... (T threads) and takes them from a claim word on its own cache line, so a round costs each
+ * thread a few uncontended atomics instead of one contended one per index (rounds come once per
+ * simulated cycle, microseconds apart, and with one shared counter the cache-line traffic cost as
+ * much as the SMs' work). A thread done with its stripe takes what is left of the others' (a
+ * descheduled worker does not stall the round). The round ends when the threads' counts of indices
+ * run add up to n; a worker publishes its count once, when it finds nothing left to take, on a line
+ * of its own (counting index by index beside the claim word, the worker's every increment missed
+ * the line the caller was polling). Workers spin on their claim word for a short while, then sleep
+ * on a condition variable, so that idle or descheduled workers do not burn a core that another
+ * process needs.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -33,7 +31,7 @@
 /* The thread's number in its pool (tm_pool_self): workers set theirs, callers keep 0. */
 static _Thread_local uint32_t self;
 
-/* Polls of the generation before a worker sleeps (a few microseconds). */
+/* Polls of its claim word before a worker sleeps (a few microseconds). */
 #define SPIN_POLLS 4000u
 
 /*
@@ -43,13 +41,19 @@ static _Thread_local uint32_t self;
  * t + k * T). A step is taken by a compare-and-swap of the whole word, so a
  * thread late from an earlier round can never take one of a later round, and
  * the front and the back never take the same step; fn, ctx and the round's
- * index count sit in the round's parity slot, written before the words are
- * published. `done` is the round number (high 32
- * bits) and the indices this worker ran in it, stored when it has run them
- * (the caller counts its own); `round` and `ran` are the worker's copy.
+ * index count sit in the round's parity slot beside it, written before the
+ * word is published. A worker waits on its own claim word: a new round number
+ * there starts its round, and what it needs to start is on that one line (one
+ * miss to the caller's cache instead of a generation, then the claim word,
+ * then the round's function, one after the other). `done` is the round number
+ * (high 32 bits) and the indices this worker ran in it, stored when it has run
+ * them (the caller counts its own); `round` and `ran` are the worker's copy.
  */
 struct stripe {
     _Atomic uint64_t claim;
+    _Atomic(tm_pool_fn) fn[2];
+    _Atomic(void *) ctx[2];
+    _Atomic uint32_t n[2]; /* the round's index count */
     _Alignas(64) _Atomic uint64_t done;
     uint32_t round, ran;
 } __attribute__((aligned(64)));
@@ -61,12 +65,8 @@ struct tm_pool {
     struct stripe *st; /* nthreads of them */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    _Atomic uint64_t gen;      /* round number; workers wait for it to change */
     _Atomic uint32_t sleepers; /* workers asleep on cv */
     _Atomic int quit;
-    _Atomic(tm_pool_fn) fn[2];
-    _Atomic(void *) ctx[2];
-    _Atomic uint32_t n[2]; /* the round's index count */
 };
 
 #define IDX_BITS 20
@@ -103,13 +103,13 @@ static uint32_t take(struct tm_pool *p, uint32_t q, uint32_t round, bool own)
 
         if ((uint32_t)(v >> (2 * IDX_BITS)) != round)
             return ran; /* a later round: its indices count there */
-        n = atomic_load_explicit(&p->n[slot], memory_order_relaxed);
+        n = atomic_load_explicit(&s->n[slot], memory_order_relaxed);
         len = q < n ? (n - q + p->nthreads - 1) / p->nthreads : 0;
         if (k + back >= len)
             return ran; /* all taken */
         step = own ? k : len - 1 - back;
-        fn = atomic_load_explicit(&p->fn[slot], memory_order_relaxed);
-        ctx = atomic_load_explicit(&p->ctx[slot], memory_order_relaxed);
+        fn = atomic_load_explicit(&s->fn[slot], memory_order_relaxed);
+        ctx = atomic_load_explicit(&s->ctx[slot], memory_order_relaxed);
         if (!atomic_compare_exchange_weak_explicit(&s->claim, &v,
                                                    own ? v + 1 : v + (UINT64_C(1) << IDX_BITS),
                                                    memory_order_acq_rel, memory_order_acquire))
@@ -147,22 +147,28 @@ static void work(struct tm_pool *p, uint32_t t)
     atomic_store_explicit(&me->done, (uint64_t)round << 32 | ran, memory_order_release);
 }
 
-static uint64_t wait_round(struct tm_pool *p, uint64_t seen)
+static uint32_t claim_round(const struct stripe *s)
 {
-    uint64_t g;
+    return (uint32_t)(atomic_load_explicit(&s->claim, memory_order_acquire) >> (2 * IDX_BITS));
+}
+
+/* The round after `seen` that the worker's claim word names, once there is one. */
+static uint32_t wait_round(struct tm_pool *p, const struct stripe *me, uint32_t seen)
+{
+    uint32_t r;
 
     for (uint32_t k = 0; k < SPIN_POLLS; k++) {
-        if ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) != seen)
-            return g;
+        if ((r = claim_round(me)) != seen)
+            return r;
         cpu_relax();
     }
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add(&p->sleepers, 1);
-    while ((g = atomic_load(&p->gen)) == seen)
+    atomic_fetch_add(&p->sleepers, 1); /* sequentially consistent: pairs with tm_pool_run's fence */
+    while ((r = claim_round(me)) == seen && !atomic_load(&p->quit))
         pthread_cond_wait(&p->cv, &p->mu);
     atomic_fetch_sub(&p->sleepers, 1);
     pthread_mutex_unlock(&p->mu);
-    return g;
+    return r;
 }
 
 struct worker_arg {
@@ -174,12 +180,12 @@ static void *worker(void *arg)
 {
     struct tm_pool *p = ((struct worker_arg *)arg)->pool;
     uint32_t t = ((struct worker_arg *)arg)->t;
-    uint64_t seen = 0;
+    uint32_t seen = 0; /* round 0: the claim words' first value, no round yet */
 
     free(arg);
     self = t;
     for (;;) {
-        seen = wait_round(p, seen);
+        seen = wait_round(p, &p->st[t], seen);
         if (atomic_load(&p->quit))
             return NULL;
         work(p, t);
@@ -227,6 +233,11 @@ struct tm_pool *tm_pool_create(uint32_t nthreads)
     }
     for (uint32_t t = 0; t < p->nthreads; t++) {
         atomic_init(&p->st[t].claim, 0);
+        for (int k = 0; k < 2; k++) {
+            atomic_init(&p->st[t].fn[k], NULL);
+            atomic_init(&p->st[t].ctx[k], NULL);
+            atomic_init(&p->st[t].n[k], 0);
+        }
         atomic_init(&p->st[t].done, (uint64_t)ROUND_MASK << 32); /* no round yet (round 0) */
         p->st[t].round = ROUND_MASK;
         p->st[t].ran = 0;
@@ -251,7 +262,9 @@ void tm_pool_destroy(struct tm_pool *p)
         return;
     atomic_store(&p->quit, 1);
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add(&p->gen, 1);
+    /* a new round number wakes a spinning worker too, which then sees quit */
+    for (uint32_t t = 1; t < p->nthreads; t++)
+        atomic_store(&p->st[t].claim, (uint64_t)((p->round + 1) & ROUND_MASK) << (2 * IDX_BITS));
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     for (uint32_t i = 0; i + 1 < p->nthreads; i++)
@@ -299,22 +312,24 @@ void tm_pool_run(struct tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t n)
     }
     /* the previous round is over: every index taken and finished */
     p->round = (p->round + 1) & ROUND_MASK;
-    atomic_store_explicit(&p->fn[p->round & 1], fn, memory_order_relaxed);
-    atomic_store_explicit(&p->ctx[p->round & 1], ctx, memory_order_relaxed);
-    atomic_store_explicit(&p->n[p->round & 1], n, memory_order_relaxed);
     word = (uint64_t)p->round << (2 * IDX_BITS);
-    /* the caller's stripe is published with its first step (index 0) taken: see below */
-    for (uint32_t t = 0; t < p->nthreads; t++)
-        atomic_store_explicit(&p->st[t].claim, word + (t == 0), memory_order_release);
     /*
-     * The caller is the only writer of gen. A plain store, and index 0 run at
-     * once, without a claim: a locked instruction here waited for the line the
-     * workers poll to come back (2% of a memory-bound run at two threads); by
-     * the end of index 0 the store has long drained. Only then the fence that
-     * pairs with a worker's count of sleepers (wait_round), and the wake-up.
+     * Each stripe gets the round's function in its parity slot, then its claim
+     * word, the caller's own published with its first step (index 0) taken.
+     * Plain stores, and index 0 run at once, without a claim: a locked
+     * instruction here waited for the lines the workers poll to come back (2%
+     * of a memory-bound run at two threads); by the end of index 0 the stores
+     * have long drained. Only then the fence that pairs with a worker's count
+     * of sleepers (wait_round), and the wake-up.
      */
-    atomic_store_explicit(&p->gen, atomic_load_explicit(&p->gen, memory_order_relaxed) + 1,
-                          memory_order_release);
+    for (uint32_t t = 0; t < p->nthreads; t++) {
+        struct stripe *s = &p->st[t];
+
+        atomic_store_explicit(&s->fn[p->round & 1], fn, memory_order_relaxed);
+        atomic_store_explicit(&s->ctx[p->round & 1], ctx, memory_order_relaxed);
+        atomic_store_explicit(&s->n[p->round & 1], n, memory_order_relaxed);
+        atomic_store_explicit(&s->claim, word + (t == 0), memory_order_release);
+    }
     fn(ctx, 0);
     atomic_thread_fence(memory_order_seq_cst);
     wake_all(p);
