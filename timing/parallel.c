@@ -501,6 +501,9 @@ static void begin_one(void *ctx, uint32_t i)
     if (i + c->stride < c->n)
         tm_sm_prefetch_begin(c->sm[i + c->stride]);
     tm_sm_cycle_begin(c->sm[i], c->now, true);
+    /* its end waits for the next round (or a settle); marked here, on the SM's own thread,
+     * the caller does not write every SM's line between rounds */
+    tm_sm_cycle_end_later(c->sm[i]);
     if (c->marks) {
         struct tm_par_marks *m = &c->marks[tm_pool_self()];
         struct tm_par_count *k = &m->counts[m->ncounts];
@@ -622,6 +625,8 @@ fail:
     /* as sequentially: the SMs before it finish the cycle, those after never ran */
     for (uint32_t j = 0; j < i; j++)
         tm_sm_cycle_end(c->sm[j]);
+    for (uint32_t j = i; j < c->n; j++)
+        tm_sm_cycle_end_cancel(c->sm[j]);
     return rc;
 }
 
@@ -668,9 +673,7 @@ int tm_par_cycle(struct tm_par *p, struct tm_sm **sm, uint32_t n, uint64_t now)
     tm_pool_run(p->pool, begin_one, &c, n + (c.side != NULL));
     if ((rc = run_ordered(p, &c, &wrote)))
         return rc;
-    /* the end waits for the next cycle's round, or for tm_par_settle */
-    for (uint32_t i = 0; i < n; i++)
-        tm_sm_cycle_end_later(sm[i]);
+    /* each SM's end waits for the next cycle's round, or for tm_par_settle (begin_one) */
     p->pending = true;
     return 0;
 }

@@ -104,6 +104,8 @@ void tm_sm_cycle_end(struct tm_sm *s);
  * warps or CTA slots between cycles calls tm_sm_settle first.
  */
 void tm_sm_cycle_end_later(struct tm_sm *s);
+/* A fault stopped the cycle before this SM's ordered part: its last part never runs. */
+void tm_sm_cycle_end_cancel(struct tm_sm *s);
 void tm_sm_settle(struct tm_sm *s);
 /* The SM has CTAs and is not asleep this cycle. */
 bool tm_sm_awake(const struct tm_sm *s, uint64_t now);

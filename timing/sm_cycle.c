@@ -394,6 +394,11 @@ void tm_sm_cycle_end_later(struct tm_sm *s)
     s->cyc.end_pending = true;
 }
 
+void tm_sm_cycle_end_cancel(struct tm_sm *s)
+{
+    s->cyc.end_pending = false;
+}
+
 void tm_sm_settle(struct tm_sm *s)
 {
     if (s->cyc.end_pending)
