@@ -48,12 +48,12 @@ bool mem_icnt_ready(const struct mem_icnt *n, uint32_t dst);
 bool mem_icnt_pop(struct mem_icnt *n, uint32_t dst, struct mem_req *out);
 /*
  * Callers may run in parallel, one per port (the timing model's parallel
- * phase): can_push and push touch only input src (the network's counts
- * take the pushes in at its next cycle), can_push counts a refusal there, and mem_icnt_pop touches
- * only output dst's port (each input keeps its own count, which
- * mem_icnt_get_stats adds up; an output's ejection buffer is the packets
- * arrived there less those popped). mem_icnt_room is can_push without
- * counting; mem_icnt_count_stalls counts k refusals at input src.
+ * phase): can_push and push touch only input src (the network's counts take
+ * the pushes in at its next cycle), can_push counts a refusal there, and
+ * mem_icnt_pop touches only output dst's port (each input keeps its own
+ * count, which mem_icnt_get_stats adds up; an output's ejection buffer is
+ * the packets arrived there less those popped). mem_icnt_room is can_push
+ * without counting; mem_icnt_count_stalls counts k refusals at input src.
  */
 bool mem_icnt_room(const struct mem_icnt *n, uint32_t src, uint32_t bytes);
 void mem_icnt_count_stalls(struct mem_icnt *n, uint32_t src, uint32_t k);

@@ -2,17 +2,20 @@
  * The worker pool of the parallel phase (timing/parallel.h).
  *
  * One round: the caller publishes (fn, ctx, n) and a new round number in
- * every thread's claim word. Thread t (the caller is 0) owns the stripe of indices t, t + T, t +
- * 2T, ... (T threads) and takes them from a claim word on its own cache line, so a round costs each
- * thread a few uncontended atomics instead of one contended one per index (rounds come once per
- * simulated cycle, microseconds apart, and with one shared counter the cache-line traffic cost as
- * much as the SMs' work). A thread done with its stripe takes what is left of the others' (a
- * descheduled worker does not stall the round). The round ends when the threads' counts of indices
- * run add up to n; a worker publishes its count once, when it finds nothing left to take, on a line
- * of its own (counting index by index beside the claim word, the worker's every increment missed
- * the line the caller was polling). Workers spin on their claim word for a short while, then sleep
- * on a condition variable, so that idle or descheduled workers do not burn a core that another
- * process needs.
+ * every thread's claim word. Thread t (the caller is 0) owns the stripe of
+ * indices t, t + T, t + 2T, ... (T threads) and takes them from its claim
+ * word, on a cache line of its own, so a round costs each thread a few
+ * uncontended atomics instead of one contended one per index (rounds come
+ * once per simulated cycle, microseconds apart, and with one shared counter
+ * the cache-line traffic cost as much as the SMs' work). A thread done with
+ * its stripe takes what is left of the others' (a descheduled worker does
+ * not stall the round). The round ends when the threads' counts of indices
+ * run add up to n; a worker publishes its count once, when it finds nothing
+ * left to take, on a line of its own (counting index by index beside the
+ * claim word, the worker's every increment missed the line the caller was
+ * polling). Workers spin on their claim word for a short while, then sleep
+ * on a condition variable, so that idle or descheduled workers do not burn a
+ * core that another process needs.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -367,9 +370,10 @@ struct tm_par_marks {
  * Cycles per timing window; windows run with the faster mode between
  * comparisons (RUN_WINDOWS, doubled up to RUN_WINDOWS_MAX while parallel keeps
  * losing, and up to WIN_WINDOWS_MAX while it keeps winning: each comparison
- * runs two windows without the threads); and the margin parallel must win by, since one window's
- * wall time on a loaded machine is noisy and a wrong "parallel" costs more than a wrong
- * "sequential" (a descheduled worker stalls every cycle of the run).
+ * runs two windows without the threads); and the margin parallel must win
+ * by, since one window's wall time on a loaded machine is noisy and a wrong
+ * "parallel" costs more than a wrong "sequential" (a descheduled worker
+ * stalls every cycle of the run).
  */
 #define WINDOW_CYCLES 4096u
 #define RUN_WINDOWS 32u
