@@ -236,6 +236,12 @@ static void lat_record(struct tm_sm_counters *k, uint64_t lat)
     k->lat_hist[b]++;
 }
 
+/* A sector of a split read answer other than its line's last: the line fills with the last. */
+static bool passed_over(const struct mem_req *r)
+{
+    return r->type != MEM_WRITE && r->parts_left;
+}
+
 bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
 {
     const struct tm_ldst_env *e = &u->env;
@@ -254,8 +260,8 @@ bool tm_ldst_take_replies(struct tm_ldst *u, uint64_t now)
             any = true;
             continue;
         }
-        if (r.parts_left)
-            continue; /* a sector of a split answer: the line fills with the last */
+        if (passed_over(&r))
+            continue;
         lat_record(e->k, now - r.t_issue);
         if (u->lines && r.space != MEM_INST)
             tm_lines_reply(u->lines, r.fidx, r.pc, now - r.t_issue, r.l2_miss);
@@ -287,8 +293,7 @@ bool tm_ldst_skip_sectors(struct tm_ldst *u)
     const struct mem_req *r;
     struct mem_req x;
 
-    while ((r = mem_system_peek_reply(u->env.ms, u->env.sm)) && r->parts_left &&
-           r->type != MEM_WRITE)
+    while ((r = mem_system_peek_reply(u->env.ms, u->env.sm)) && passed_over(r))
         mem_system_pop_reply(u->env.ms, u->env.sm, &x);
     return mem_system_reply_ready(u->env.ms, u->env.sm);
 }
